@@ -1,0 +1,88 @@
+// The vault's documents served as the static site would be, with the headers production must send
+// (README, Hosting). Used by `npm start` (web-dev-server.config.mjs) and by the test runner.
+import { startDevServer } from '@web/dev-server';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const rootDir = fileURLToPath(new URL('..', import.meta.url));
+const staticEmbedders = () => JSON.parse(readFileSync(new URL('../static/embedders.json', import.meta.url), 'utf8'));
+
+const DOCUMENTS = {
+  '/': '/static/index.html',
+  '/index.html': '/static/index.html',
+  '/button.html': '/static/button.html',
+  '/popup.html': '/static/popup.html',
+  '/config.json': '/static/config.json',
+  '/embedders.json': '/static/embedders.json',
+};
+
+/** `frame-ancestors` sources for the embedder list: exact origins and `https://*.sliccy.ai` alike. */
+export function frameAncestors(embedders) {
+  return embedders.length ? embedders.join(' ') : "'none'";
+}
+
+/** The response headers of one vault document (GAPS section 1). */
+export function documentHeaders(path, embedders) {
+  const ancestors = path === '/static/popup.html' ? "'none'" : frameAncestors(embedders);
+  return {
+    'Content-Security-Policy': `default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors ${ancestors}`,
+    'Cross-Origin-Embedder-Policy': 'require-corp',
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+    ...(path === '/static/popup.html' ? { 'Cross-Origin-Opener-Policy': 'same-origin' } : {}),
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+  };
+}
+
+const SHARED_HEADERS = {
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+/**
+ * A dev-server config for the vault origin. `embedders` replaces `static/embedders.json` when
+ * given (tests and `npm start` allow their own embedder origins); `config` likewise `config.json`.
+ */
+export function vaultServerConfig({ port, hostname = '127.0.0.1', embedders, config }) {
+  const ancestors = embedders ?? staticEmbedders();
+  return {
+    port,
+    hostname,
+    rootDir,
+    nodeResolve: true,
+    plugins: [esbuildPlugin({ ts: true, target: 'es2022' })],
+    middleware: [
+      async (ctx, next) => {
+        const mapped = DOCUMENTS[ctx.path];
+        if (mapped === '/static/embedders.json' && embedders) {
+          ctx.type = 'application/json';
+          ctx.body = JSON.stringify(embedders);
+        } else if (mapped === '/static/config.json' && config) {
+          ctx.type = 'application/json';
+          ctx.body = JSON.stringify(config);
+        } else if (mapped) {
+          ctx.url = mapped;
+        }
+        await next();
+        const headers = ctx.path.endsWith('.html')
+          ? documentHeaders(ctx.path, ancestors)
+          : SHARED_HEADERS;
+        ctx.set(headers);
+      },
+    ],
+  };
+}
+
+/** Starts a dev server quietly and returns it. */
+export function startServer(config) {
+  return startDevServer({
+    config,
+    readCliArgs: false,
+    readFileConfig: false,
+    autoExitProcess: false,
+    logStartMessage: false,
+  });
+}

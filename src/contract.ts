@@ -1,0 +1,460 @@
+/**
+ * The vault's contract: every message shape that crosses a port, a BroadcastChannel or the
+ * button's postMessage, and the views the vault hands out. Everything that sends or reads a
+ * message imports its type from here; `npm pack` ships this module's declarations only.
+ */
+
+export type Protocol = 1;
+export type EpochMs = number;
+export type Role = 'page' | 'agent';
+
+export type ErrorCode = 'EINVAL' | 'ENOENT' | 'EEXIST' | 'EACCES' | 'EAGAIN' | 'ENOTSUP';
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+}
+
+// ── Records ─────────────────────────────────────────────────────────────────────────────
+
+export type RecordKind = 'secret' | 'grant' | 'model' | 'mcp';
+export type RecordState = 'active' | 'inert' | 'removed';
+export type Source =
+  | 'settings'
+  | 'process'
+  | `jerk:${string}@${string}`
+  | `oauth:${string}`
+  | `import:${string}`;
+export type ExitName = 'page' | 'proxy' | 'tailscale' | `device:${string}`;
+/** `false`: never revealed to a program; otherwise the `[exec]` mode of secrets-policy.toml. */
+export type ExecMode = false | 'any' | 'argv' | 'shell';
+
+/** A rule of `/etc/fnox/config.toml`'s `[[proxy.rules]]`, normalised. */
+export interface Rule {
+  domain: string;
+  header: string;
+  methods: string[];
+  paths: string[];
+}
+
+/** One record as Settings › Secrets shows it. Never holds the value. */
+export interface SecretView {
+  name: string;
+  kind: RecordKind;
+  source: Source;
+  placeholder: string;
+  state: RecordState;
+  provider?: string;
+  account?: string;
+  createdAt: EpochMs;
+  updatedAt: EpochMs;
+  usedAt?: EpochMs;
+  removedAt?: EpochMs;
+  expiresAt?: EpochMs;
+  exec: ExecMode;
+  execArgv?: string[][];
+  rules: Rule[];
+  exits?: ExitName[];
+}
+
+/** A rule the vault dropped because it names a model or MCP endpoint. */
+export interface RefusedRule {
+  secret: string;
+  rule: Rule;
+  reason: string;
+}
+
+// ── Status ──────────────────────────────────────────────────────────────────────────────
+
+export interface ScrubState {
+  needed: boolean;
+  version: number;
+  ready: boolean;
+}
+
+/** The lock kinds set, or `null` when the vault auto-unlocks. */
+export interface LockKinds {
+  passphrase: boolean;
+  passkey: boolean;
+}
+export type LockState = LockKinds | null;
+
+export type PendingKind = 'value' | 'oauth' | 'jerk-seal';
+export interface PendingRequest {
+  id: string;
+  kind: PendingKind;
+  name?: string;
+  provider?: string;
+  /** Untrusted, agent-written text of at most 200 characters. */
+  prompt?: string;
+  uid: number;
+  tag: string;
+  createdAt: EpochMs;
+  expiresAt: EpochMs;
+}
+
+export interface VaultStatus {
+  version: string;
+  protocol: Protocol;
+  origin: string;
+  locked: boolean;
+  lock: LockState;
+  scrub: ScrubState;
+  waiting: PendingRequest[];
+  exportedAt: EpochMs | null;
+  backupReminder: BackupReminder;
+  policy: PolicyFileState[];
+}
+export type BackupReminder = 'due' | 'dismissed' | null;
+export type Availability = 'connecting' | 'waiting' | 'locked' | 'ready';
+
+// ── Audit ───────────────────────────────────────────────────────────────────────────────
+
+export interface AuditBase {
+  seq: number;
+  at: EpochMs;
+  name: string;
+  uid?: number;
+  tag?: string;
+}
+export interface ForwardEntry extends AuditBase {
+  type: 'forward';
+  domain: string;
+  method: string;
+  path: string;
+  rule: Rule;
+  exit: ExitName;
+}
+export interface McpEntry extends AuditBase {
+  type: 'mcp';
+  server: string;
+  domain: string;
+  method: string;
+  path: string;
+  exit: ExitName;
+}
+export interface RevealEntry extends AuditBase {
+  type: 'materialize';
+  exec: ExecMode;
+  argv?: string[];
+}
+export interface SealEntry extends AuditBase {
+  type: 'seal';
+  kind: RecordKind;
+  source: Source;
+  rotated: boolean;
+}
+export interface RemoveEntry extends AuditBase {
+  type: 'remove' | 'restore' | 'purge';
+}
+export type PolicyChange =
+  | { what: 'rule'; change: 'added' | 'removed'; secret: string; rule: Rule }
+  | { what: 'exec'; secret: string; from: ExecMode; to: ExecMode }
+  | { what: 'exits'; secret: string; from: ExitName[] | null; to: ExitName[] | null }
+  | { what: 'limits'; limit: string; from: number; to: number };
+export interface PolicyEntry {
+  seq: number;
+  at: EpochMs;
+  type: 'policy';
+  path: string;
+  sha256: string;
+  accepted: boolean;
+  changes: PolicyChange[];
+  warning?: string;
+}
+export type AuditEntry = ForwardEntry | McpEntry | RevealEntry | SealEntry | RemoveEntry | PolicyEntry;
+
+export interface AuditPage {
+  audit: AuditEntry[];
+  more: boolean;
+  next?: number;
+}
+
+export interface ExitPolicyView {
+  secrets: {
+    name: string;
+    exits: ExitName[];
+  }[];
+}
+
+export interface VaultList {
+  secrets: SecretView[];
+  refused: RefusedRule[];
+  audit: AuditEntry[];
+  auditMore: boolean;
+  exits: ExitPolicyView;
+}
+
+// ── Policy ──────────────────────────────────────────────────────────────────────────────
+
+export interface Attestation {
+  path: string;
+  bytes: Uint8Array;
+  uid: number;
+  gid: number;
+  mode: number;
+  ino: number;
+  mtimeMs: EpochMs;
+  sha256: string;
+  users: string;
+  onRootFs: boolean;
+  parents: {
+    path: string;
+    uid: number;
+    gid: number;
+    mode: number;
+  }[];
+}
+export interface PolicyFileState {
+  path: string;
+  sha256: string | null;
+  accepted: boolean;
+  warnings: string[];
+}
+export interface PolicyResult {
+  accepted: boolean;
+  files: PolicyFileState[];
+  rules: (Rule & { secret: string })[];
+  warnings: string[];
+}
+
+// ── Forward ─────────────────────────────────────────────────────────────────────────────
+
+export interface Stamp {
+  pid: number;
+  ppid: number;
+  uid: number;
+  gid: number;
+  tag: string;
+}
+export interface RequestHead {
+  method: string;
+  url: string;
+  headers: [string, string][];
+}
+export interface RawTraits {
+  manualRedirects?: boolean;
+  encodedBodies?: boolean;
+}
+export type ForwardResult =
+  | { head: RequestHead; body?: Uint8Array }
+  | { refused: { status: number; reason: string } };
+export type ResponsePart =
+  | {
+      op: 'response';
+      status: number;
+      statusText: string;
+      url: string;
+      redirected?: boolean;
+      headers: [string, string][];
+    }
+  | { op: 'body'; chunk: Uint8Array }
+  | { op: 'end' }
+  | { op: 'error'; message: string };
+
+export interface McpServerEntry {
+  server: string;
+  url: string;
+  names?: string[];
+}
+export interface ScrubHit {
+  name: string;
+  form: string;
+  count: number;
+}
+
+// ── /dev/sealed ─────────────────────────────────────────────────────────────────────────
+
+export type SealedRequest =
+  | { op: 'seal'; name: string; value: string }
+  | { op: 'placeholder'; name: string }
+  | { op: 'list' }
+  | { op: 'test'; name: string; url: string; method?: string; header?: string; exit?: ExitName }
+  | { op: 'request'; kind: 'value'; name: string; prompt?: string }
+  | { op: 'request'; kind: 'oauth'; provider: string; oauth: Record<string, unknown> }
+  | { op: 'request'; kind: 'jerk-seal'; provider: string }
+  | { op: 'status'; id?: string }
+  | { op: 'cancel'; id: string }
+  | { op: 'materialize'; name: string };
+
+export type RequestStateName = 'pending' | 'done' | 'cancelled' | 'expired';
+export interface RequestStatus {
+  id: string;
+  kind: PendingKind;
+  name?: string;
+  provider?: string;
+  state: RequestStateName;
+  createdAt: EpochMs;
+  expiresAt: EpochMs;
+  placeholder?: string;
+}
+export interface SealedSecret {
+  name: string;
+  placeholder: string;
+  state: RecordState;
+  exec: ExecMode;
+  rules: Rule[];
+  expiresAt?: EpochMs;
+}
+/** What the kernel hands the reading process: the op's result, or an error. */
+export type SealedReply =
+  | { placeholder: string; state: RecordState }
+  | { secrets: SealedSecret[] }
+  | { verdict: 'inject' | 'refuse'; reason: string }
+  | { state: 'pending'; id: string }
+  | RequestStatus
+  | { requests: RequestStatus[] }
+  | { state: 'cancelled' }
+  | { error: ErrorBody };
+
+// ── Page ops ────────────────────────────────────────────────────────────────────────────
+
+export interface PutFields {
+  name: string;
+  value: string;
+  kind?: RecordKind;
+  provider?: string;
+  account?: string;
+  expiresAt?: EpochMs;
+  /** The id of a pending value request this `put` answers. */
+  request?: string;
+}
+export interface SealFields {
+  name: string;
+  value: string;
+  source: `oauth:${string}` | `jerk:${string}@${string}`;
+  kind: RecordKind;
+  provider?: string;
+  account?: string;
+  expiresAt?: EpochMs;
+}
+
+export type Op =
+  | { op: 'sealed'; req: SealedRequest | string; stamp: Stamp }
+  | { op: 'status' }
+  | { op: 'placeholders' }
+  | { op: 'list' }
+  | { op: 'audit'; before?: number; limit?: number }
+  | ({ op: 'put' } & PutFields)
+  | ({ op: 'seal' } & SealFields)
+  | { op: 'remove'; name: string }
+  | { op: 'restore'; name: string }
+  | { op: 'cancel'; request: string }
+  | { op: 'lock' }
+  | { op: 'dismissBackupReminder' }
+  | { op: 'policy'; files: Attestation[] }
+  | {
+      op: 'forward';
+      head: RequestHead;
+      body?: Uint8Array | string;
+      owner: Stamp;
+      exit: ExitName;
+      rawTraits: RawTraits;
+    };
+
+export type AgentOp =
+  | { op: 'redact'; texts: (string | Uint8Array)[] }
+  | { op: 'redactStream'; stream: string }
+  | { op: 'push'; stream: string; chunk: Uint8Array }
+  | { op: 'idle'; stream: string }
+  | { op: 'end'; stream: string }
+  | { op: 'drop'; stream: string }
+  | { op: 'endpoints'; model?: string[]; mcp?: (string | McpServerEntry)[] };
+
+/** The agent role's ops that answer `ENOTSUP` in this version. */
+export type AgentReservedOp = 'model' | 'mcp' | 'records' | 'grant' | 'refresh';
+
+export type AgentReply =
+  | { op: 'redact'; texts: (string | Uint8Array)[]; hits: ScrubHit[]; version: number }
+  | { op: 'redactStream'; stream: string; idleMs: number; version: number }
+  | { op: 'push' | 'idle'; chunk: Uint8Array }
+  | { op: 'end'; chunk: Uint8Array; hits: ScrubHit[] }
+  | { op: 'drop' }
+  | { op: 'endpoints'; ok: true };
+
+export interface PlaceholdersView {
+  placeholders: string[];
+  scrub: ScrubState;
+}
+
+export type OpReply =
+  | { op: 'sealed'; reply: SealedReply }
+  | { op: 'status'; status: VaultStatus }
+  | ({ op: 'placeholders' } & PlaceholdersView)
+  | { op: 'list'; list: VaultList }
+  | ({ op: 'audit' } & AuditPage)
+  | { op: 'put'; placeholder: string; state: RecordState }
+  | { op: 'seal'; placeholder: string; state: RecordState }
+  | { op: 'remove'; state: 'removed' }
+  | { op: 'restore'; state: RecordState }
+  | { op: 'cancel'; state: RequestStateName }
+  | { op: 'lock' }
+  | { op: 'dismissBackupReminder'; backupReminder: BackupReminder }
+  | ({ op: 'policy' } & PolicyResult)
+  | ({ op: 'forward' } & ForwardResult);
+
+export type Request = Op & { v: Protocol; id: number };
+export type AgentRequest = AgentOp & { v: Protocol; id: number };
+export type Reply = OpReply & { v: Protocol; id: number };
+export type AgentReplyMessage = AgentReply & { v: Protocol; id: number };
+export interface ErrorReply {
+  v: Protocol;
+  id: number | null;
+  error: ErrorBody;
+}
+
+// ── Handshake and events ────────────────────────────────────────────────────────────────
+
+/** Posted by the embedder to the frame's window, with `port2` of a MessageChannel. */
+export interface Hello {
+  type: 'slicc-vault';
+  v: number;
+  op: 'hello';
+  role?: Role;
+}
+export interface Welcome {
+  v: Protocol;
+  op: 'welcome';
+  role: Role;
+  status: VaultStatus;
+}
+export interface Refused {
+  v: Protocol;
+  op: 'refused';
+  error: ErrorBody;
+}
+
+/** Pushed on page ports (never agent ports); events carry no `id`. */
+export type VaultEvent =
+  | ({ v: Protocol; op: 'placeholders' } & PlaceholdersView)
+  | { v: Protocol; op: 'changed'; secrets: SecretView[]; exits: ExitPolicyView; audit: AuditEntry[] }
+  | { v: Protocol; op: 'status'; status: VaultStatus };
+
+/** Everything a page port may receive. */
+export type PageMessage = Welcome | Refused | Reply | ErrorReply | VaultEvent;
+
+// ── The button ──────────────────────────────────────────────────────────────────────────
+
+/** The embedder → button message, posted after the button iframe's `load`. */
+export interface ButtonHello {
+  type: 'slicc-vault-button';
+  v: 1;
+  theme?: 'light' | 'dark';
+  scale?: 'medium' | 'large';
+}
+/** The button → embedder message whenever the availability changes. */
+export interface ButtonAvailability {
+  type: 'slicc-vault-button';
+  v: 1;
+  availability: Availability;
+}
+
+// ── Deployment ──────────────────────────────────────────────────────────────────────────
+
+/** `config.json`: deployment settings, nothing secret. */
+export interface VaultConfig {
+  name: string;
+  passphraseIterations: number;
+  requestLifetimeMs: number;
+}
+/** `embedders.json`: exact origins, or origins with one `*` label (`https://*.sliccy.ai`). */
+export type EmbedderList = string[];
