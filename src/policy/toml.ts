@@ -1,0 +1,36 @@
+// TOML as fnox reads it, through @ltd/j-toml, plus the small helpers the two policy parsers share.
+import TOML from '@ltd/j-toml';
+
+export type Table = { [key: string]: unknown };
+
+/** Parses TOML 1.0; a syntax error comes back as the parser's message (it names the line). */
+export function parseToml(text: string): { table: Table } | { error: string } {
+  try {
+    return { table: TOML.parse(text, { joiner: '\n', bigint: false }) as Table };
+  } catch (e) {
+    return { error: clip(e instanceof Error ? e.message : String(e), 300) };
+  }
+}
+
+/** j-toml tables (and inline tables) are null-prototype objects; dates and arrays are not. */
+export function isTable(v: unknown): v is Table {
+  return typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === null;
+}
+
+/** A short, single-line rendering of a value from the file for a warning. */
+export function show(v: unknown): string {
+  let s: string;
+  try {
+    s = isTable(v) ? 'a table' : (JSON.stringify(v) ?? String(v));
+  } catch {
+    s = String(v);
+  }
+  return clip(s, 80);
+}
+
+function clip(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+/** An environment variable name, as records of kind `secret` are named (GAPS section 3). */
+export const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
