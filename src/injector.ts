@@ -1,0 +1,284 @@
+/**
+ * The injector's decision: fnox's proxy semantics as a pure function. Given a request head and
+ * the namespace's records, rules, exits and refused endpoints, it answers the head with values
+ * filled in, or a refusal with a one-line reason. It sends nothing and stores nothing; the
+ * `forward` op audits `uses`. Reasons never carry a value. docs/injector.md lists them.
+ */
+import type { ExitName, RawTraits, RecordKind, RequestHead, Rule } from './contract.ts';
+import { type Endpoint, matchesEndpoint, normalizeHost } from './endpoints.ts';
+
+export interface InjectRecord {
+  name: string;
+  kind: RecordKind;
+  placeholder: string;
+  removedAt?: number;
+  expiresAt?: number;
+  /** Only for substitution: the decision puts it nowhere but the returned head. */
+  value: string;
+}
+export type PolicyRule = Rule & { secret: string };
+
+export interface ForwardInput {
+  head: RequestHead;
+  exit: ExitName;
+  rawTraits: RawTraits;
+  locked: boolean;
+  now: number;
+  /** This namespace's records by placeholder. */
+  records: ReadonlyMap<string, InjectRecord>;
+  /** Placeholders of other namespaces: never filled in, even if `records` held them. */
+  foreignPlaceholder?: (placeholder: string) => boolean;
+  /** Normalised: domain and header lower-case, methods upper-case, paths starting with `/`. */
+  rules: readonly PolicyRule[];
+  /** A secret with a line may use only those exits; no line means every exit. */
+  exits: Readonly<Record<string, readonly ExitName[]>>;
+  /** Built-in and registered model and MCP endpoints. */
+  refused: readonly Endpoint[];
+}
+export interface Use {
+  name: string;
+  rule: Rule;
+  domain: string;
+  method: string;
+  path: string;
+}
+export type ForwardDecision =
+  | { inject: true; head: RequestHead; uses: Use[] }
+  | { inject: false; status: 403 | 502; reason: string };
+
+export const ENDPOINT_REASON = 'host is a model or MCP endpoint; the vault never injects there';
+const PLACEHOLDER = /fnox_proxy_[0-9a-f]{24}/g;
+const ANY_PLACEHOLDER = /fnox_proxy_[0-9a-f]{24}/i;
+
+const refuse = (reason: string, status: 403 | 502 = 403): ForwardDecision => ({ inject: false, status, reason });
+/** Request-supplied text in a reason: one line, bounded. */
+const clean = (s: string) => s.replace(/[\x00-\x1f\x7f]/g, '?').slice(0, 200);
+
+/** The kernel MCP form `http://<port>.kernel.localhost/<path>`: port 1–65535 but 9222, none explicit. */
+export function isKernelMcpUrl(url: string | URL): boolean {
+  const raw = String(url);
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return false;
+  }
+  const m = /^([1-9][0-9]{0,4})\.kernel\.localhost$/.exec(normalizeHost(u.hostname));
+  const port = m ? Number(m[1]) : 0;
+  const authority = /^http:\/\/([^/?#\\]*)/i.exec(raw)?.[1] ?? ':';
+  return (
+    u.protocol === 'http:' && port >= 1 && port <= 65535 && port !== 9222 && !u.username && !u.password && !authority.includes(':')
+  );
+}
+
+/** The path as written, before the URL parser resolves dot segments or turns `\` into `/`. */
+function rawPath(raw: string): string {
+  const rest = raw.replace(/^[a-z][a-z0-9+.-]*:[/\\]{2}[^/\\?#]*/i, '');
+  return rest.split(/[?#]/, 1)[0];
+}
+
+export function isAmbiguousPath(raw: string): boolean {
+  const path = rawPath(raw).toLowerCase();
+  return /\\|%2e|%2f|%5c|%25/.test(path) || path.split('/').some((s) => s === '.' || s === '..');
+}
+
+const globCache = new Map<string, RegExp>();
+/** Rule path globs: `*` within a segment, `**` across segments, `?` one character but `/`. */
+export function globMatches(glob: string, path: string): boolean {
+  let re = globCache.get(glob);
+  if (!re) {
+    let src = '';
+    for (let i = 0; i < glob.length; i++) {
+      const c = glob[i];
+      if (c === '*' && glob[i + 1] === '*') {
+        // `/**/` may also be a single `/`, as in fnox's globset.
+        if (glob[i - 1] === '/' && glob[i + 2] === '/') {
+          src = `${src.slice(0, -1)}(?:/|/.*/)`;
+          i += 2;
+        } else {
+          src += '.*';
+          i++;
+        }
+      } else if (c === '*') src += '[^/]*';
+      else if (c === '?') src += '[^/]';
+      else src += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    }
+    re = new RegExp(`^${src}$`);
+    globCache.set(glob, re);
+  }
+  return re.test(path);
+}
+
+export function ruleAllows(rule: Rule, domain: string, header: string, method: string, path: string): boolean {
+  return (
+    rule.domain === domain &&
+    rule.header === header &&
+    (rule.methods.length === 0 || rule.methods.includes(method)) &&
+    (rule.paths.length === 0 || rule.paths.some((glob) => globMatches(glob, path)))
+  );
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Strict base64 (standard alphabet, padding optional) of UTF-8, or null. */
+function decodeBase64Utf8(b64: string): string | null {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.replace(/=+$/, '').length % 4 === 1) return null;
+  if (b64.includes('=') && b64.length % 4 !== 0) return null;
+  try {
+    return utf8.decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
+  } catch {
+    return null;
+  }
+}
+function encodeBase64Utf8(text: string): string {
+  let bin = '';
+  for (const byte of new TextEncoder().encode(text)) bin += String.fromCharCode(byte);
+  return btoa(bin);
+}
+
+/** One header as the injector sees it: `Authorization: Basic` is scanned decoded. */
+interface Scanned {
+  index: number;
+  name: string;
+  text: string;
+  basic?: { scheme: string };
+}
+interface Hit {
+  header: Scanned;
+  record: InjectRecord;
+  count: number;
+}
+
+export function decideForward(input: ForwardInput): ForwardDecision {
+  const { head, exit, rawTraits } = input;
+  const raw = head.url;
+  if (/[\x00-\x20\x7f]/.test(raw)) return refuse('URL contains whitespace or control characters');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return refuse('invalid URL');
+  }
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {}
+  if (ANY_PLACEHOLDER.test(raw) || ANY_PLACEHOLDER.test(decoded)) return refuse('placeholder in the URL; only header values are filled in');
+  if (head.headers.some(([name]) => ANY_PLACEHOLDER.test(name))) return refuse('placeholder in a header name');
+  if (url.username || url.password) return refuse('credentials in the URL');
+  const kernelMcp = isKernelMcpUrl(raw) && matchesEndpoint(url, input.refused);
+  if (!(url.protocol === 'https:' && url.port === '') && !kernelMcp) return refuse('only https on port 443 is injected');
+  if (isAmbiguousPath(raw)) return refuse('ambiguous path');
+  if (matchesEndpoint(url, input.refused)) return refuse(ENDPOINT_REASON);
+  if (rawTraits.encodedBodies) return refuse(`exit ${clean(exit)} has encoded bodies, which can't be scrubbed`, 502);
+
+  const domain = normalizeHost(url.hostname);
+  const method = head.method.toUpperCase();
+  const path = url.pathname;
+  const own = (p: string) => (input.foreignPlaceholder?.(p) ? undefined : input.records.get(p));
+
+  // Find this vault's placeholders, header by header.
+  const hits: Hit[] = [];
+  for (const [index, [name, value]] of head.headers.entries()) {
+    const lower = name.toLowerCase();
+    const scanned: Scanned = { index, name: lower, text: value };
+    const basic = lower === 'authorization' ? /^(basic)(?:[ \t]+(.*?))?[ \t]*$/is.exec(value) : null;
+    if (basic) {
+      const credential = decodeBase64Utf8(basic[2] ?? '');
+      if (credential === null || (!credential.includes(':') && ANY_PLACEHOLDER.test(credential))) {
+        if (ANY_PLACEHOLDER.test(value) || (credential !== null && ANY_PLACEHOLDER.test(credential))) {
+          return refuse("Basic credential isn't base64 of UTF-8 user:password");
+        }
+      } else {
+        scanned.text = credential;
+        scanned.basic = { scheme: basic[1] };
+      }
+    }
+    const counts = new Map<string, number>();
+    for (const [p] of scanned.text.matchAll(PLACEHOLDER)) counts.set(p, (counts.get(p) ?? 0) + 1);
+    for (const [p, count] of counts) {
+      const record = own(p);
+      if (record) hits.push({ header: scanned, record, count });
+    }
+  }
+  if (hits.length === 0) return refuse('no placeholder of this vault');
+
+  for (const { record: r } of hits) {
+    if (r.removedAt !== undefined) return refuse(`${r.name} was removed`);
+    if (r.expiresAt !== undefined && r.expiresAt <= input.now) return refuse(`${r.name} expired; refreshing`);
+    if (r.kind !== 'secret') return refuse(`${r.name} is a ${r.kind} record; rules inject secrets only`);
+  }
+  if (input.locked) return refuse('vault is locked');
+  const ruleOf = new Map<Hit, PolicyRule>();
+  for (const hit of hits) {
+    const name = hit.record.name;
+    const rule = input.rules.find((x) => x.secret === name && ruleAllows(x, domain, hit.header.name, method, path));
+    if (!rule) return refuse(`no rule lets ${name} go in ${clean(hit.header.name)} to ${clean(method)} ${domain}${clean(path)}`);
+    ruleOf.set(hit, rule);
+  }
+  for (const { record: r } of hits) {
+    const line = input.exits[r.name];
+    if (line && !line.includes(exit)) return refuse(`${r.name} may not use exit ${clean(exit)}`);
+  }
+  for (const { record: r, count } of hits) if (count > 1) return refuse(`${r.name} appears twice in one header value`);
+  if (!rawTraits.manualRedirects) {
+    for (const { record: r, header } of hits) {
+      if (header.name !== 'authorization') return refuse(`${r.name} may go only in authorization on an exit that follows redirects`);
+    }
+  }
+
+  // Substitute: placeholders are all the same length and none contains another, so order is free.
+  const headers = head.headers.map(([n, v]): [string, string] => [n, v]);
+  const groups = new Map<Scanned, InjectRecord[]>();
+  for (const { header, record } of hits) groups.set(header, [...(groups.get(header) ?? []), record]);
+  for (const [scanned, records] of groups) {
+    const fill = (text: string) => records.reduce((t, r) => t.replace(r.placeholder, () => r.value), text);
+    let value = fill(scanned.text);
+    if (scanned.basic) {
+      const colon = scanned.text.indexOf(':');
+      const user = scanned.text.slice(0, colon);
+      if (fill(user).includes(':')) {
+        const r = records.find((x) => user.includes(x.placeholder))!;
+        return refuse(`${r.name} has ':' in its value, so it can't be a Basic user`);
+      }
+      value = `${scanned.basic.scheme} ${encodeBase64Utf8(`${fill(user)}:${fill(scanned.text.slice(colon + 1))}`)}`;
+    }
+    headers[scanned.index][1] = value;
+  }
+  for (const [n, v] of headers) if (/[\r\n\0]/.test(n + v)) return refuse(`header ${clean(n.toLowerCase())} would contain CR, LF or NUL`);
+
+  const uses: Use[] = [];
+  for (const hit of hits) {
+    if (uses.some((u) => u.name === hit.record.name)) continue;
+    const { secret: _, ...rule } = ruleOf.get(hit)!;
+    uses.push({ name: hit.record.name, rule, domain, method, path });
+  }
+  return { inject: true, head: { method: head.method, url: head.url, headers }, uses };
+}
+
+export interface TestRequest {
+  name: string;
+  url: string;
+  method?: string;
+  header?: string;
+  exit?: ExitName;
+}
+/** What `decideForward` takes but the head and exit; `rawTraits` should be the exit's own (default `{}`). */
+export type TestContext = Omit<ForwardInput, 'head' | 'exit' | 'rawTraits'> & { rawTraits?: RawTraits };
+
+/** `/dev/sealed`'s `test`: the verdict for `Bearer <placeholder>` in that header, sending nothing. */
+export function testVerdict(
+  { name, url, method = 'GET', header = 'authorization', exit = 'page' }: TestRequest,
+  context: TestContext,
+): { verdict: 'inject' | 'refuse'; reason: string } {
+  const record = [...context.records.values()].find((r) => r.name === name);
+  if (!record) return { verdict: 'refuse', reason: `no record named ${clean(name)}` };
+  const head: RequestHead = { method, url, headers: [[header, `Bearer ${record.placeholder}`]] };
+  const d = decideForward({ ...context, rawTraits: context.rawTraits ?? {}, exit, head });
+  if (!d.inject) return { verdict: 'refuse', reason: d.reason };
+  const { rule } = d.uses[0];
+  const list = (xs: string[]) => (xs.length ? xs.join(' ') : 'any');
+  return {
+    verdict: 'inject',
+    reason: `allowed by a rule for ${name}: ${rule.domain}, header ${rule.header}, methods ${list(rule.methods)}, paths ${list(rule.paths)}`,
+  };
+}
