@@ -8,6 +8,7 @@ import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { CHROMIUM_ARGS, ensureChromium } from './scripts/chromium.mjs';
 import { startServer, vaultServerConfig } from './scripts/vault-server.mjs';
 import { webauthnPlugin } from './test/plugins/webauthn.mjs';
+import { consolePlugin } from './test/plugins/console.mjs';
 import { countingReporter } from './test/plugins/counting-reporter.mjs';
 
 function freePort() {
@@ -57,6 +58,7 @@ export default {
   plugins: [
     esbuildPlugin({ ts: true, target: 'es2022' }),
     webauthnPlugin(),
+    consolePlugin(),
     {
       name: 'origins',
       serve(context) {

@@ -1,0 +1,80 @@
+// The vault origin's IndexedDB, `slicc-vault`, through idb. One upgrade function, one case per
+// version; every store is shared by all namespaces and keyed or indexed by `namespace`.
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { AuditEntry, EpochMs, LockKinds, RecordKind, Source } from './contract.ts';
+import type { KeySlot } from './keys.ts';
+
+export const DB_NAME = 'slicc-vault';
+export const DB_VERSION = 1;
+
+/** A stored record: the value only as AES-GCM ciphertext. */
+export interface StoredRecord {
+  id: string;
+  namespace: string;
+  name: string;
+  kind: RecordKind;
+  source: Source;
+  placeholder: string;
+  iv: Uint8Array<ArrayBuffer>;
+  ciphertext: ArrayBuffer;
+  createdAt: EpochMs;
+  updatedAt: EpochMs;
+  usedAt?: EpochMs;
+  removedAt?: EpochMs;
+  expiresAt?: EpochMs;
+  provider?: string;
+  account?: string;
+}
+
+/** Per-namespace state that isn't a record. */
+export interface NamespaceMeta {
+  namespace: string;
+  scrubVersion: number;
+  exportedAt: EpochMs | null;
+  reminderDismissed: boolean;
+}
+
+export type StoredAudit = AuditEntry & { namespace: string };
+
+export interface VaultSchema extends DBSchema {
+  keys: { key: KeySlot['slot']; value: KeySlot };
+  records: {
+    key: string;
+    value: StoredRecord;
+    indexes: { byName: [string, string]; byPlaceholder: string; byNamespace: string };
+  };
+  audit: { key: number; value: StoredAudit; indexes: { byNamespace: [string, number] } };
+  namespaces: { key: string; value: NamespaceMeta };
+}
+
+export type VaultDb = IDBPDatabase<VaultSchema>;
+export type { LockKinds };
+
+/**
+ * Opens the database. Another document upgrading it closes this connection (a newer vault
+ * version took over); `onClose` lets the owner say so instead of failing later.
+ */
+export function openVaultDb(name = DB_NAME, onClose?: () => void): Promise<VaultDb> {
+  return openDB<VaultSchema>(name, DB_VERSION, {
+    upgrade(db, oldVersion) {
+      if (oldVersion < 1) {
+        db.createObjectStore('keys', { keyPath: 'slot' });
+        const records = db.createObjectStore('records', { keyPath: 'id' });
+        records.createIndex('byName', ['namespace', 'name'], { unique: true });
+        records.createIndex('byPlaceholder', 'placeholder', { unique: true });
+        records.createIndex('byNamespace', 'namespace');
+        const audit = db.createObjectStore('audit', { keyPath: 'seq', autoIncrement: true });
+        audit.createIndex('byNamespace', ['namespace', 'seq']);
+        db.createObjectStore('namespaces', { keyPath: 'namespace' });
+      }
+    },
+    blocking(_current, _blocked, event) {
+      (event.target as IDBDatabase).close();
+      onClose?.();
+    },
+  });
+}
+
+export function emptyMeta(namespace: string): NamespaceMeta {
+  return { namespace, scrubVersion: 0, exportedAt: null, reminderDismissed: false };
+}

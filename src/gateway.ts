@@ -1,0 +1,190 @@
+// The gateway: answers the embedder's hello, owns the ports, checks roles, answers each port in
+// order (FIFO) and pushes events to page ports. The work itself is the vault's (vault.ts).
+import type { EmbedderList, ErrorBody, Role, VaultStatus } from './contract.ts';
+import { VaultError, einval, errorBody } from './errors.ts';
+import { originAllowed } from './settings.ts';
+import type { Change, Vault } from './vault.ts';
+
+/** The agent role's ops; everything else is EACCES on an agent port. */
+export const AGENT_OPS = [
+  'redact', 'redactStream', 'push', 'idle', 'end', 'drop', 'endpoints',
+  'model', 'mcp', 'records', 'grant', 'refresh',
+] as const;
+
+/** Each page op's fields; any other field is EINVAL. */
+const PAGE_FIELDS: Record<string, readonly string[]> = {
+  status: [],
+  placeholders: [],
+  list: [],
+  audit: ['before', 'limit'],
+  put: ['name', 'value', 'kind', 'provider', 'account', 'expiresAt', 'request'],
+  seal: ['name', 'value', 'source', 'kind', 'provider', 'account', 'expiresAt'],
+  remove: ['name'],
+  restore: ['name'],
+  cancel: ['request'],
+  lock: [],
+  dismissBackupReminder: [],
+  sealed: ['req', 'stamp'],
+  policy: ['files'],
+  forward: ['head', 'body', 'owner', 'exit', 'rawTraits'],
+};
+
+const NOT_BUILT: Record<string, string> = {
+  sealed: '/dev/sealed is not built yet',
+  policy: 'policy is not built yet',
+  forward: 'forward is not built yet',
+  import: 'import is not built yet',
+  export: 'export is not built yet',
+};
+
+type Fields = Record<string, unknown>;
+
+interface Connection {
+  port: MessagePort;
+  role: Role;
+  namespace: string;
+  /** The port's queue: each request is answered after the one before it. */
+  tail: Promise<void>;
+  closed: boolean;
+  /** The status fields this port last saw, to push `status` only when they change. */
+  seen: string;
+}
+
+/** The part of a status whose change is pushed as a `status` event. */
+const statusKey = (s: VaultStatus) => JSON.stringify([s.locked, s.lock, s.waiting, s.backupReminder]);
+
+export class Gateway {
+  private readonly connections = new Set<Connection>();
+
+  constructor(
+    private readonly vault: Vault,
+    private readonly embedders: EmbedderList,
+    private readonly win: Window = window,
+  ) {
+    vault.onChange((namespace, changes) => this.push(namespace, changes));
+  }
+
+  /** A window message: answered only when it is a hello from the parent, at an allowed origin. */
+  async hello(event: MessageEvent): Promise<void> {
+    const data = event.data as { type?: unknown; op?: unknown; v?: unknown; role?: unknown } | null;
+    if (!data || typeof data !== 'object' || data.type !== 'slicc-vault' || data.op !== 'hello') return;
+    if (this.win.parent === this.win || event.source !== this.win.parent) return;
+    if (!originAllowed(event.origin, this.embedders)) return;
+    const ancestor = this.win.location.ancestorOrigins?.[0];
+    if (ancestor !== undefined && ancestor !== event.origin) return;
+    const port = event.ports[0];
+    if (!port) return;
+
+    const refuse = (error: ErrorBody) => {
+      port.postMessage({ v: 1, op: 'refused', error });
+      port.close();
+    };
+    if (data.v !== 1) return refuse({ code: 'ENOTSUP', message: `protocol version ${String(data.v)} isn't spoken here; this vault speaks 1` });
+    const role = data.role ?? 'page';
+    if (role !== 'page' && role !== 'agent') return refuse({ code: 'EINVAL', message: 'role must be page or agent' });
+
+    const namespace = event.origin;
+    const status = await this.vault.status(namespace);
+    const connection: Connection = { port, role, namespace, tail: Promise.resolve(), closed: false, seen: statusKey(status) };
+    port.postMessage({ v: 1, op: 'welcome', role, status });
+    this.connections.add(connection);
+    port.onmessage = (message) => this.enqueue(connection, message.data);
+    port.addEventListener('close', () => this.drop(connection));
+  }
+
+  private drop(connection: Connection) {
+    connection.closed = true;
+    this.connections.delete(connection);
+  }
+
+  private enqueue(connection: Connection, data: unknown) {
+    connection.tail = connection.tail.then(async () => {
+      if (connection.closed) return;
+      const reply = await this.answer(connection, data);
+      if (reply && !connection.closed) connection.port.postMessage(reply);
+    });
+  }
+
+  /** The reply to one request, or `null` for a message that isn't one (no readable id). */
+  private async answer(connection: Connection, data: unknown): Promise<object | null> {
+    if (!data || typeof data !== 'object') return null;
+    const { v, id, op, ...fields } = data as Fields;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id)) return null;
+    try {
+      if (v !== 1) throw einval('v must be 1');
+      if (typeof op !== 'string' || !op) throw einval('op must be a non-empty string');
+      const result = connection.role === 'page'
+        ? await this.page(connection.namespace, op, fields)
+        : await this.agent(op);
+      return { v: 1, id, op, ...result };
+    } catch (error) {
+      if (!(error instanceof VaultError)) console.error(`slicc-vault: ${String(op)} failed (${(error as Error)?.name ?? 'error'})`);
+      return { v: 1, id, error: errorBody(error) };
+    }
+  }
+
+  private async page(namespace: string, op: string, fields: Fields): Promise<object> {
+    const allowed = PAGE_FIELDS[op];
+    if (!allowed || op in NOT_BUILT) throw new VaultError('ENOTSUP', NOT_BUILT[op] ?? `${op} is not an op of this vault`);
+    const unknown = Object.keys(fields).find((field) => !allowed.includes(field));
+    if (unknown) throw einval(`${op} has no field ${unknown}`);
+    const vault = this.vault;
+    switch (op) {
+      case 'status':
+        return { status: await vault.status(namespace) };
+      case 'placeholders':
+        return vault.placeholders(namespace);
+      case 'list':
+        return { list: await vault.list(namespace) };
+      case 'audit':
+        return vault.audit(namespace, fields.before, fields.limit);
+      case 'put':
+        return vault.put(namespace, fields);
+      case 'seal':
+        return vault.seal(namespace, fields);
+      case 'remove':
+        return vault.remove(namespace, fields.name);
+      case 'restore':
+        return vault.restore(namespace, fields.name);
+      case 'cancel':
+        if (typeof fields.request !== 'string') throw einval('request must be a request id');
+        throw new VaultError('ENOENT', 'there is no request with that id');
+      case 'lock':
+        await vault.lock();
+        return {};
+      case 'dismissBackupReminder':
+        return vault.dismissBackupReminder(namespace);
+    }
+    throw new VaultError('ENOTSUP', `${op} is not an op of this vault`);
+  }
+
+  private async agent(op: string): Promise<object> {
+    if (!(AGENT_OPS as readonly string[]).includes(op)) {
+      throw new VaultError('EACCES', `${op} is not an op of the agent role`);
+    }
+    throw new VaultError('ENOTSUP', `${op} is not built yet`);
+  }
+
+  /** Pushes events to this document's page ports of the namespace (all namespaces for `null`). */
+  private async push(namespace: string | null, changes: Change[]) {
+    const namespaces = new Set<string>();
+    for (const c of this.connections) {
+      if (c.role === 'page' && (namespace === null || c.namespace === namespace)) namespaces.add(c.namespace);
+    }
+    for (const ns of namespaces) {
+      const [view, status] = await Promise.all([
+        changes.includes('values') ? this.vault.placeholders(ns) : null,
+        this.vault.status(ns),
+      ]);
+      for (const c of this.connections) {
+        if (c.role !== 'page' || c.namespace !== ns || c.closed) continue;
+        if (view) c.port.postMessage({ v: 1, op: 'placeholders', ...view });
+        const key = statusKey(status);
+        if (key !== c.seen) {
+          c.seen = key;
+          c.port.postMessage({ v: 1, op: 'status', status });
+        }
+      }
+    }
+  }
+}

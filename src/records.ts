@@ -1,0 +1,235 @@
+// Records (README, Records): one per value, unique per (namespace, name), placeholders unique
+// vault-wide. Every change of a namespace's set of values moves its scrub version, in the same
+// transaction as the change and its audit entry, so two documents writing at once lose nothing.
+import type { IDBPTransaction } from 'idb';
+import type { AuditEntry, AuditPage, RecordKind, Source } from './contract.ts';
+import {
+  emptyMeta,
+  type NamespaceMeta,
+  type StoredAudit,
+  type StoredRecord,
+  type VaultDb,
+  type VaultSchema,
+} from './db.ts';
+import { VaultError, enoent } from './errors.ts';
+import { decryptValue, encryptValue } from './keys.ts';
+import { newPlaceholder } from './validate.ts';
+
+export const PURGE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
+export const AUDIT_PAGE = 100;
+
+/** A value to store, already checked (validate.ts). */
+export interface RecordInput {
+  name: string;
+  value: string;
+  kind: RecordKind;
+  source: Source;
+  provider?: string;
+  account?: string;
+  expiresAt?: number;
+}
+/** Who caused an audit entry, for `/dev/sealed` callers. */
+export interface Actor {
+  uid?: number;
+  tag?: string;
+}
+/** Called with the record a write would rotate; throws to refuse the rotation. */
+export type RotationCheck = (existing: StoredRecord) => void;
+
+type AuditDraft = { type: AuditEntry['type'] } & Record<string, unknown>;
+
+export class Records {
+  constructor(
+    private readonly db: VaultDb,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Creates the record, or rotates it keeping its id and placeholder (and brings a removed one back). */
+  async write(namespace: string, key: CryptoKey, input: RecordInput, check?: RotationCheck, actor: Actor = {}) {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const existing = await this.get(namespace, input.name);
+      if (existing) {
+        if (existing.kind !== input.kind) {
+          throw new VaultError('EEXIST', `${input.name} is already a ${existing.kind} record`);
+        }
+        check?.(existing);
+      }
+      const id = existing?.id ?? crypto.randomUUID();
+      const placeholder = existing?.placeholder ?? newPlaceholder();
+      const sealed = await encryptValue(key, input.value, { id, namespace, name: input.name });
+      const now = this.now();
+      const record: StoredRecord = {
+        id,
+        namespace,
+        name: input.name,
+        kind: input.kind,
+        source: input.source,
+        placeholder,
+        ...sealed,
+        createdAt: existing?.createdAt ?? now,
+        updatedAt: now,
+        ...(existing?.usedAt !== undefined && { usedAt: existing.usedAt }),
+        ...(input.expiresAt !== undefined && { expiresAt: input.expiresAt }),
+        ...((input.provider ?? existing?.provider) !== undefined && { provider: input.provider ?? existing?.provider }),
+        ...((input.account ?? existing?.account) !== undefined && { account: input.account ?? existing?.account }),
+      };
+      const tx = this.db.transaction(['records', 'namespaces', 'audit'], 'readwrite');
+      try {
+        const current = await tx.objectStore('records').index('byName').get([namespace, input.name]);
+        if (current?.id !== existing?.id) {
+          tx.abort(); // another document created or purged it meanwhile: read again
+          await tx.done.catch(() => {});
+          continue;
+        }
+        await tx.objectStore('records').put(record);
+        await this.bump(tx, namespace);
+        await this.addAudit(tx, namespace, now, {
+          type: 'seal',
+          name: input.name,
+          kind: input.kind,
+          source: input.source,
+          rotated: !!existing,
+          ...actor,
+        });
+        await tx.done;
+        return { record, rotated: !!existing };
+      } catch (error) {
+        tx.done.catch(() => {});
+        if ((error as DOMException)?.name === 'ConstraintError') continue; // a placeholder collided
+        throw error;
+      }
+    }
+    throw new VaultError('EAGAIN', `${input.name} is being changed by another vault document; try again`);
+  }
+
+  /** Sets `removedAt`; the record keeps its placeholder and is purged 30 days later. */
+  async remove(namespace: string, name: string, actor: Actor = {}): Promise<StoredRecord> {
+    return this.change(namespace, name, actor, (record, now) => {
+      if (record.removedAt !== undefined) return null;
+      record.removedAt = now;
+      return 'remove';
+    });
+  }
+
+  async restore(namespace: string, name: string, actor: Actor = {}): Promise<StoredRecord> {
+    return this.change(namespace, name, actor, (record) => {
+      if (record.removedAt === undefined) throw enoent(`there is no removed record named ${name}`);
+      delete record.removedAt;
+      return 'restore';
+    });
+  }
+
+  /** Deletes records removed 30 days ago or more; answers the namespaces whose values changed. */
+  async purge(): Promise<string[]> {
+    const now = this.now();
+    const tx = this.db.transaction(['records', 'namespaces', 'audit'], 'readwrite');
+    const changed = new Set<string>();
+    for await (const cursor of tx.objectStore('records')) {
+      const { removedAt, namespace, name } = cursor.value;
+      if (removedAt !== undefined && now - removedAt >= PURGE_AFTER_MS) {
+        await cursor.delete();
+        await this.addAudit(tx, namespace, now, { type: 'purge', name });
+        changed.add(namespace);
+      }
+    }
+    for (const namespace of changed) await this.bump(tx, namespace);
+    await tx.done;
+    return [...changed];
+  }
+
+  /** Marks a record used (an injection). */
+  async touch(id: string): Promise<void> {
+    const tx = this.db.transaction('records', 'readwrite');
+    const record = await tx.store.get(id);
+    if (record) await tx.store.put({ ...record, usedAt: this.now() });
+    await tx.done;
+  }
+
+  get(namespace: string, name: string): Promise<StoredRecord | undefined> {
+    return this.db.getFromIndex('records', 'byName', [namespace, name]);
+  }
+
+  /** Every record of the namespace, removed ones included, sorted by name. */
+  async all(namespace: string): Promise<StoredRecord[]> {
+    const records = await this.db.getAllFromIndex('records', 'byNamespace', namespace);
+    return records.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** Every value of the namespace (removed ones too, until purged), for the scrubber. */
+  async values(namespace: string, key: CryptoKey) {
+    const records = await this.all(namespace);
+    return Promise.all(
+      records.map(async (r) => ({ name: r.name, placeholder: r.placeholder, value: await decryptValue(key, r) })),
+    );
+  }
+
+  async meta(namespace: string): Promise<NamespaceMeta> {
+    return (await this.db.get('namespaces', namespace)) ?? emptyMeta(namespace);
+  }
+
+  async dismissReminder(namespace: string): Promise<void> {
+    const tx = this.db.transaction('namespaces', 'readwrite');
+    const meta = (await tx.store.get(namespace)) ?? emptyMeta(namespace);
+    await tx.store.put({ ...meta, reminderDismissed: true });
+    await tx.done;
+  }
+
+  /** Audit entries newest first; pass `next` as `before` for the next page. */
+  async audit(namespace: string, before?: number, limit = AUDIT_PAGE): Promise<AuditPage> {
+    const range = IDBKeyRange.bound([namespace, -Infinity], [namespace, before ?? Infinity], false, before !== undefined);
+    const audit: AuditEntry[] = [];
+    let more = false;
+    for await (const cursor of this.db.transaction('audit').store.index('byNamespace').iterate(range, 'prev')) {
+      if (audit.length === limit) {
+        more = true;
+        break;
+      }
+      const { namespace: _, ...entry } = cursor.value;
+      audit.push(entry as AuditEntry);
+    }
+    return more ? { audit, more, next: audit[audit.length - 1]!.seq } : { audit, more };
+  }
+
+  private async change(
+    namespace: string,
+    name: string,
+    actor: Actor,
+    apply: (record: StoredRecord, now: number) => 'remove' | 'restore' | null,
+  ): Promise<StoredRecord> {
+    const now = this.now();
+    const tx = this.db.transaction(['records', 'namespaces', 'audit'], 'readwrite');
+    const record = await tx.objectStore('records').index('byName').get([namespace, name]);
+    if (!record) {
+      tx.abort();
+      await tx.done.catch(() => {});
+      throw enoent(`there is no record named ${name}`);
+    }
+    let type: 'remove' | 'restore' | null;
+    try {
+      type = apply(record, now);
+    } catch (error) {
+      tx.abort();
+      await tx.done.catch(() => {});
+      throw error;
+    }
+    if (type) {
+      await tx.objectStore('records').put(record);
+      await this.bump(tx, namespace);
+      await this.addAudit(tx, namespace, now, { type, name, ...actor });
+    }
+    await tx.done;
+    return record;
+  }
+
+  private async bump(tx: WriteTx, namespace: string) {
+    const store = tx.objectStore('namespaces');
+    const meta = (await store.get(namespace)) ?? emptyMeta(namespace);
+    await store.put({ ...meta, scrubVersion: meta.scrubVersion + 1 });
+  }
+
+  private async addAudit(tx: WriteTx, namespace: string, at: number, entry: AuditDraft) {
+    await tx.objectStore('audit').add({ namespace, at, ...entry } as unknown as StoredAudit);
+  }
+}
+
+type WriteTx = IDBPTransaction<VaultSchema, ('records' | 'namespaces' | 'audit')[], 'readwrite'>;
