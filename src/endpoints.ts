@@ -2,17 +2,15 @@
  * Model and MCP endpoints: where the vault never injects. An entry is a host pattern (lower-case;
  * `*` is one label, or part of one as in `*-aiplatform.googleapis.com`) and a path prefix (`*` is
  * one segment, `/` is none). The built-in list is `endpoints.json`, written by
- * `scripts/endpoints.mjs`; registered model and MCP URLs join it through `toEndpoint`.
+ * `scripts/endpoints.mjs`; registered model and MCP URLs join it through `toEndpoint`. Every
+ * function takes the entries as a parameter, so this module imports no JSON.
  */
 import type { Rule } from './contract.ts';
-import builtin from './endpoints.json' with { type: 'json' };
 
 export interface Endpoint {
   host: string;
   path: string;
 }
-
-export const BUILTIN_ENDPOINTS: readonly Endpoint[] = builtin;
 
 /** Hosts are compared lower-cased, without a trailing dot. */
 export function normalizeHost(host: string): string {

@@ -119,12 +119,15 @@ export function ruleAllows(rule: Rule, domain: string, header: string, method: s
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-/** Strict base64 (standard alphabet, padding optional) of UTF-8, or null. */
-function decodeBase64Utf8(b64: string): string | null {
+/** Strict base64 (standard alphabet, padding optional): the bytes as a binary string, or null. */
+function decodeBase64(b64: string): string | null {
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.replace(/=+$/, '').length % 4 === 1) return null;
   if (b64.includes('=') && b64.length % 4 !== 0) return null;
+  return atob(b64);
+}
+function utf8OrNull(binary: string): string | null {
   try {
-    return utf8.decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
+    return utf8.decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
   } catch {
     return null;
   }
@@ -183,14 +186,14 @@ export function decideForward(input: ForwardInput): ForwardDecision {
     const scanned: Scanned = { index, name: lower, text: value };
     const basic = lower === 'authorization' ? /^(basic)(?:[ \t]+(.*?))?[ \t]*$/is.exec(value) : null;
     if (basic) {
-      const credential = decodeBase64Utf8(basic[2] ?? '');
-      if (credential === null || (!credential.includes(':') && ANY_PLACEHOLDER.test(credential))) {
-        if (ANY_PLACEHOLDER.test(value) || (credential !== null && ANY_PLACEHOLDER.test(credential))) {
-          return refuse("Basic credential isn't base64 of UTF-8 user:password");
-        }
-      } else {
+      const binary = decodeBase64(basic[2] ?? '');
+      const credential = binary === null ? null : utf8OrNull(binary);
+      if (credential !== null && credential.includes(':')) {
         scanned.text = credential;
         scanned.basic = { scheme: basic[1] };
+      } else if (ANY_PLACEHOLDER.test(value) || ANY_PLACEHOLDER.test(binary ?? '')) {
+        // Placeholders are ASCII, so they show in the raw bytes even when these aren't UTF-8.
+        return refuse("Basic credential isn't base64 of UTF-8 user:password");
       }
     }
     const counts = new Map<string, number>();
