@@ -12,9 +12,12 @@ export function parseToml(text: string): { table: Table } | { error: string } {
   }
 }
 
-/** j-toml tables (and inline tables) are null-prototype objects; dates and arrays are not. */
+// Every j-toml table (root, section, inline, dotted, array entry) shares one prototype, whose own
+// prototype is null; dates and arrays have others.
+const TABLE_PROTO: unknown = Object.getPrototypeOf(TOML.parse('', { joiner: '\n', bigint: false }));
+
 export function isTable(v: unknown): v is Table {
-  return typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === null;
+  return typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === TABLE_PROTO;
 }
 
 /** A short, single-line rendering of a value from the file for a warning. */
