@@ -45,7 +45,6 @@ interface Connection {
   namespace: string;
   /** The port's queue: each request is answered after the one before it. */
   tail: Promise<void>;
-  closed: boolean;
   /** The status fields this port last saw, to push `status` only when they change. */
   seen: string;
 }
@@ -85,23 +84,21 @@ export class Gateway {
 
     const namespace = event.origin;
     const status = await this.vault.status(namespace);
-    const connection: Connection = { port, role, namespace, tail: Promise.resolve(), closed: false, seen: statusKey(status) };
+    const connection: Connection = { port, role, namespace, tail: Promise.resolve(), seen: statusKey(status) };
     port.postMessage({ v: 1, op: 'welcome', role, status });
     this.connections.add(connection);
     port.onmessage = (message) => this.enqueue(connection, message.data);
-    port.addEventListener('close', () => this.drop(connection));
   }
 
-  private drop(connection: Connection) {
-    connection.closed = true;
-    this.connections.delete(connection);
-  }
-
+  /**
+   * Chromium fires no `close` on a port whose other end closed, so the vault can't see an embedder
+   * hang up: its queued requests still run, each whole in one transaction, and their replies go
+   * nowhere. When the frame itself goes away, the queue goes with it.
+   */
   private enqueue(connection: Connection, data: unknown) {
     connection.tail = connection.tail.then(async () => {
-      if (connection.closed) return;
       const reply = await this.answer(connection, data);
-      if (reply && !connection.closed) connection.port.postMessage(reply);
+      if (reply) connection.port.postMessage(reply);
     });
   }
 
@@ -177,7 +174,7 @@ export class Gateway {
         this.vault.status(ns),
       ]);
       for (const c of this.connections) {
-        if (c.role !== 'page' || c.namespace !== ns || c.closed) continue;
+        if (c.role !== 'page' || c.namespace !== ns) continue;
         if (view) c.port.postMessage({ v: 1, op: 'placeholders', ...view });
         const key = statusKey(status);
         if (key !== c.seen) {

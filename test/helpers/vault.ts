@@ -54,6 +54,8 @@ let nextId = 1;
 
 export class VaultClient {
   readonly events: VaultEvent[] = [];
+  /** Every reply, in the order it arrived. */
+  readonly replies: any[] = [];
   readonly first: Promise<Welcome | Refused>;
   private readonly waiting = new Map<number, (reply: any) => void>();
   private readonly eventWaiters: ((event: VaultEvent) => void)[] = [];
@@ -68,6 +70,7 @@ export class VaultClient {
         gotFirst = true;
         resolveFirst(data as Welcome | Refused);
       } else if ('id' in data && typeof data.id === 'number') {
+        this.replies.push(data);
         this.waiting.get(data.id)?.(data);
         this.waiting.delete(data.id);
       } else {
