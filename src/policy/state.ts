@@ -29,7 +29,9 @@ export interface SecretPolicy {
 
 /** The rules naming `name`, its `[exec]` mode and its `[exits]` line (fields as in `SecretView`). */
 export function secretPolicy(name: string, config: FnoxConfig | null, policy: SecretsPolicy | null): SecretPolicy {
-  const rules = (config?.rules ?? []).filter((r) => r.secret === name).map(({ secret: _, ...rule }) => rule);
+  const rules = (config?.rules ?? [])
+    .filter((r) => r.secret === name)
+    .map(({ domain, header, methods, paths }) => ({ domain, header, methods: [...methods], paths: [...paths] }));
   const exec = policy && Object.hasOwn(policy.exec, name) ? policy.exec[name] : { mode: false as const };
   const out: SecretPolicy = { rules, exec: exec.mode };
   if (exec.argv) out.execArgv = exec.argv.map((p) => [...p]);
