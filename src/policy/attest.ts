@@ -115,13 +115,16 @@ function check(a: Record<string, unknown>, bytes: Uint8Array | null, sha256: str
   return null;
 }
 
-/** Own keys exactly `fields` (symbols and non-enumerable keys count as extra). */
+/** Own data properties exactly `fields` (symbols and non-enumerable keys count as extra). */
 function exactFields(o: object, fields: string[]): string | null {
   const keys = Reflect.ownKeys(o);
   const extra = keys.find((k) => typeof k !== 'string' || !fields.includes(k));
   if (extra !== undefined) return `unexpected field ${quote(String(extra))}`;
   const missing = fields.find((f) => !keys.includes(f));
-  return missing === undefined ? null : `missing field ${missing}`;
+  if (missing !== undefined) return `missing field ${missing}`;
+  // A getter could answer differently each time it is read; structured clones never have one.
+  const accessor = fields.find((f) => !('value' in Object.getOwnPropertyDescriptor(o, f)!));
+  return accessor === undefined ? null : `field ${accessor} must be a data property`;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -132,6 +132,14 @@ describe('checkAttestation', () => {
     }
   });
 
+  it('refuses a field that is a getter, which could answer differently each time', async () => {
+    const a = good();
+    let reads = 0;
+    Object.defineProperty(a, 'users', { get: () => (reads++ === 0 ? 'enforce' : 'off'), enumerable: true });
+    const v = await checkAttestation(a);
+    expect(v).to.include({ trusted: false, reason: 'field users must be a data property' });
+  });
+
   it('refuses non-finite numbers', async () => {
     for (const [field, value] of [['ino', NaN], ['mtimeMs', Infinity], ['uid', NaN]] as const) {
       const v = await checkAttestation({ ...good(), [field]: value });
