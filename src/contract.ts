@@ -399,6 +399,7 @@ export type AgentReplyMessage = AgentReply & { v: Protocol; id: number };
 export interface ErrorReply {
   v: Protocol;
   id: number | null;
+  op?: undefined;
   error: ErrorBody;
 }
 

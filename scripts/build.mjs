@@ -1,0 +1,42 @@
+// `npm run build`: the deployable static site in dist/: the three documents, config.json,
+// embedders.json and the bundled modules (no bare imports left), plus the Spectrum CSS they link.
+import { build } from 'esbuild';
+import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = `${root}dist/`;
+const MODULE = /src="\/components\/([\w-]+)\.ts"/g;
+
+export async function buildSite() {
+  await rm(dist, { recursive: true, force: true });
+  await mkdir(dist, { recursive: true });
+  const documents = (await readdir(`${root}static`)).filter((f) => f.endsWith('.html'));
+  const entries = new Set();
+  for (const file of documents) {
+    const html = await readFile(`${root}static/${file}`, 'utf8');
+    for (const [, name] of html.matchAll(MODULE)) entries.add(name);
+    await writeFile(`${dist}${file}`, html.replace(MODULE, 'src="./$1.js"'));
+  }
+  await build({
+    entryPoints: [...entries].map((name) => `${root}components/${name}.ts`),
+    outdir: dist,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    sourcemap: true,
+    loader: { '.json': 'json' },
+    logLevel: 'warning',
+  });
+  for (const file of ['config.json', 'embedders.json']) await cp(`${root}static/${file}`, `${dist}${file}`);
+  const styles = (await readdir(`${root}static`)).filter((f) => f.endsWith('.css'));
+  for (const file of styles) await cp(`${root}static/${file}`, `${dist}${file}`);
+  return { documents, modules: [...entries] };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { documents, modules } = await buildSite();
+  console.log(`dist/: ${documents.join(', ')}, config.json, embedders.json; modules ${modules.map((m) => `${m}.js`).join(', ')}`);
+}

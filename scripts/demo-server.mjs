@@ -1,0 +1,24 @@
+// The demo embedder's origin: serves demo/ at its root and tells the page where the vault is.
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { rootDir } from './vault-server.mjs';
+
+export function demoServerConfig({ port, hostname = '127.0.0.1', vaultOrigin }) {
+  return {
+    port,
+    hostname,
+    rootDir,
+    nodeResolve: true,
+    plugins: [esbuildPlugin({ ts: true, target: 'es2022' })],
+    middleware: [
+      async (ctx, next) => {
+        if (ctx.path === '/demo-env.json') {
+          ctx.type = 'application/json';
+          ctx.body = JSON.stringify({ vaultOrigin });
+          return;
+        }
+        if (ctx.path === '/' || ctx.path === '/index.html') ctx.url = '/demo/index.html';
+        await next();
+      },
+    ],
+  };
+}
