@@ -12,6 +12,7 @@ const DIR = '/test/integration/fixtures/attest';
 
 /** `bytes` is base64 when it is a string; anything else is passed as it is (see make.mjs). */
 function decode(attestation: Record<string, unknown>): Record<string, unknown> {
+  if (typeof attestation !== 'object' || attestation === null || Array.isArray(attestation)) return attestation;
   const a = { ...attestation };
   if (typeof a.bytes === 'string') a.bytes = Uint8Array.from(atob(a.bytes), (c) => c.charCodeAt(0));
   return a;
@@ -56,7 +57,7 @@ describe('the KS-7 conformance fixtures', () => {
         if (v.trusted) return;
         expect(v.warning).to.match(/^rules not trusted: /);
         expect(v.warning).to.include(f.reason!);
-        expect(v.warning).to.equal(untrustedWarning(f.attestation.path, v.reason));
+        expect(v.warning).to.equal(untrustedWarning(f.attestation?.path, v.reason));
       });
     }
   }
