@@ -5,6 +5,7 @@
 import type {
   AuditPage,
   BackupReminder,
+  LockState,
   PlaceholdersView,
   PutFields,
   RecordState,
@@ -15,9 +16,9 @@ import type {
   VaultList,
   VaultStatus,
 } from './contract.ts';
-import type { StoredRecord, VaultDb } from './db.ts';
+import { emptyMeta, type NamespaceMeta, type StoredRecord, type VaultDb } from './db.ts';
 import { VaultError, einval } from './errors.ts';
-import { autoUnlock, readLock } from './keys.ts';
+import { autoUnlock, lockOf, readLock } from './keys.ts';
 import { AUDIT_PAGE, type Actor, Records, type RecordInput, type RotationCheck } from './records.ts';
 import { checkKind, checkName, checkOptionalString, checkOptionalTime, checkValue } from './validate.ts';
 
@@ -31,6 +32,19 @@ export type ChangeListener = (namespace: string | null, changes: Change[]) => vo
 
 /** Messages between vault documents of the origin. They never carry a value. */
 type BusMessage = { type: 'changed'; namespace: string | null; changes: Change[] } | { type: 'lock' };
+
+interface Snapshot {
+  lock: LockState;
+  records: StoredRecord[];
+  meta: NamespaceMeta;
+}
+
+/** `due` once the namespace holds a secret and never exported, until dismissed. */
+function backupReminderOf({ records, meta }: Snapshot): BackupReminder {
+  if (meta.exportedAt !== null) return null;
+  if (meta.reminderDismissed) return 'dismissed';
+  return records.some((r) => r.kind === 'secret' && r.removedAt === undefined) ? 'due' : null;
+}
 
 export interface VaultOptions {
   db: VaultDb;
@@ -83,39 +97,41 @@ export class Vault {
   // ── Views ─────────────────────────────────────────────────────────────────────────────
 
   async status(namespace: string): Promise<VaultStatus> {
-    const [lock, meta, scrub, backupReminder] = await Promise.all([
-      readLock(this.db),
-      this.records.meta(namespace),
-      this.scrub(namespace),
-      this.backupReminder(namespace),
-    ]);
+    const snapshot = await this.snapshot(namespace);
     return {
       version: VAULT_VERSION,
       protocol: 1,
       origin: namespace,
       locked: this.locked,
-      lock,
-      scrub,
+      lock: snapshot.lock,
+      scrub: this.scrubOf(snapshot),
       waiting: [],
-      exportedAt: meta.exportedAt,
-      backupReminder,
+      exportedAt: snapshot.meta.exportedAt,
+      backupReminder: backupReminderOf(snapshot),
       policy: [],
     };
   }
 
-  async scrub(namespace: string): Promise<ScrubState> {
-    const [count, meta] = await Promise.all([
-      this.db.countFromIndex('records', 'byNamespace', namespace),
-      this.records.meta(namespace),
-    ]);
-    const needed = count > 0;
-    return { needed, version: meta.scrubVersion, ready: !needed || !this.locked || this.heldKey };
+  async placeholders(namespace: string): Promise<PlaceholdersView> {
+    const snapshot = await this.snapshot(namespace);
+    const placeholders = snapshot.records.filter((r) => r.removedAt === undefined).map((r) => r.placeholder);
+    return { placeholders: placeholders.sort(), scrub: this.scrubOf(snapshot) };
   }
 
-  async placeholders(namespace: string): Promise<PlaceholdersView> {
-    const [records, scrub] = await Promise.all([this.records.all(namespace), this.scrub(namespace)]);
-    const placeholders = records.filter((r) => r.removedAt === undefined).map((r) => r.placeholder);
-    return { placeholders: placeholders.sort(), scrub };
+  /** The namespace as one read: lock slots, records and meta in one transaction. */
+  private async snapshot(namespace: string): Promise<Snapshot> {
+    const tx = this.db.transaction(['keys', 'records', 'namespaces']);
+    const [slots, records, meta] = await Promise.all([
+      tx.objectStore('keys').getAll(),
+      tx.objectStore('records').index('byNamespace').getAll(namespace),
+      tx.objectStore('namespaces').get(namespace),
+    ]);
+    return { lock: lockOf(slots), records, meta: meta ?? emptyMeta(namespace) };
+  }
+
+  private scrubOf({ records, meta }: Snapshot): ScrubState {
+    const needed = records.length > 0;
+    return { needed, version: meta.scrubVersion, ready: !needed || !this.locked || this.heldKey };
   }
 
   async list(namespace: string): Promise<VaultList> {
@@ -228,7 +244,7 @@ export class Vault {
   async dismissBackupReminder(namespace: string) {
     await this.records.dismissReminder(namespace);
     await this.announce(namespace, ['status']);
-    return { backupReminder: await this.backupReminder(namespace) };
+    return { backupReminder: backupReminderOf(await this.snapshot(namespace)) };
   }
 
   /** Drops the key in every vault document when a lock is set; without a lock it does nothing. */
@@ -240,14 +256,6 @@ export class Vault {
 
   async purge(): Promise<void> {
     for (const namespace of await this.records.purge()) await this.announce(namespace, ['values', 'status']);
-  }
-
-  private async backupReminder(namespace: string): Promise<BackupReminder> {
-    const meta = await this.records.meta(namespace);
-    if (meta.exportedAt !== null) return null;
-    if (meta.reminderDismissed) return 'dismissed';
-    const records = await this.records.all(namespace);
-    return records.some((r) => r.kind === 'secret' && r.removedAt === undefined) ? 'due' : null;
   }
 
   private clean(input: RecordInput): RecordInput {
