@@ -168,8 +168,9 @@ export function decideForward(input: ForwardInput): ForwardDecision {
   if (ANY_PLACEHOLDER.test(raw) || ANY_PLACEHOLDER.test(decoded)) return refuse('placeholder in the URL; only header values are filled in');
   if (head.headers.some(([name]) => ANY_PLACEHOLDER.test(name))) return refuse('placeholder in a header name');
   if (url.username || url.password) return refuse('credentials in the URL');
-  const kernelMcp = isKernelMcpUrl(raw) && matchesEndpoint(url, input.refused);
-  if (!(url.protocol === 'https:' && url.port === '') && !kernelMcp) return refuse('only https on port 443 is injected');
+  // A kernel MCP URL passes here only when registered, so that the endpoint check below refuses it.
+  const httpsOn443 = url.protocol === 'https:' && url.port === '';
+  if (!httpsOn443 && !(isKernelMcpUrl(raw) && matchesEndpoint(url, input.refused))) return refuse('only https on port 443 is injected');
   if (isAmbiguousPath(raw)) return refuse('ambiguous path');
   if (matchesEndpoint(url, input.refused)) return refuse(ENDPOINT_REASON);
   if (rawTraits.encodedBodies) return refuse(`exit ${clean(exit)} has encoded bodies, which can't be scrubbed`, 502);
