@@ -207,8 +207,8 @@ export function decideForward(input: ForwardInput): ForwardDecision {
   if (hits.length === 0) return refuse('no placeholder of this vault');
 
   for (const { record: r } of hits) {
-    if (r.removedAt !== undefined) return refuse(`${r.name} was removed`);
-    if (r.expiresAt !== undefined && r.expiresAt <= input.now) return refuse(`${r.name} expired; refreshing`);
+    if (r.removedAt != null) return refuse(`${r.name} was removed`);
+    if (r.expiresAt != null && r.expiresAt <= input.now) return refuse(`${r.name} expired; refreshing`);
     if (r.kind !== 'secret') return refuse(`${r.name} is a ${r.kind} record; rules inject secrets only`);
   }
   if (input.locked) return refuse('vault is locked');
@@ -220,7 +220,8 @@ export function decideForward(input: ForwardInput): ForwardDecision {
     ruleOf.set(hit, rule);
   }
   for (const { record: r } of hits) {
-    const line = input.exits[r.name];
+    // Own lines only: a secret named `constructor` must not find Object's.
+    const line = Object.hasOwn(input.exits, r.name) ? input.exits[r.name] : undefined;
     if (line && !line.includes(exit)) return refuse(`${r.name} may not use exit ${clean(exit)}`);
   }
   for (const { record: r, count } of hits) if (count > 1) return refuse(`${r.name} appears twice in one header value`);

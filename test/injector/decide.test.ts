@@ -193,6 +193,13 @@ describe('the injector refuses before anything is sent', () => {
     const d = decideForward(input({ url: 'https://registry.npmjs.org/pkg', headers: [['authorization', `Bearer ${P.NPM_TOKEN}`]] }, { exit: 'tailscale' }));
     refused(d, 403, 'NPM_TOKEN may not use exit tailscale');
   });
+  it('reads an exits line only from the policy, never from Object.prototype', () => {
+    const ctor = rec('constructor', 12, 'real-constructor-value');
+    const d = decideForward(
+      input({ url: GH, headers: [['authorization', `Bearer ${ctor.placeholder}`]] }, { records: new Map([[ctor.placeholder, ctor]]), rules: [rule('constructor', 'api.github.com')], exits: { toString: ['page' as const] } }),
+    );
+    expect(injected(d)).to.deep.equal([['authorization', 'Bearer real-constructor-value']]);
+  });
   it('refuses the same placeholder twice in one header value', () => {
     const d = decideForward(input({ url: GH, headers: [['authorization', `Bearer ${P.GITHUB_TOKEN} ${P.GITHUB_TOKEN}`]] }));
     refused(d, 403, 'GITHUB_TOKEN appears twice in one header value');
