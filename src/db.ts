@@ -3,9 +3,10 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { AuditEntry, EpochMs, LockKinds, RecordKind, Source } from './contract.ts';
 import type { KeySlot } from './keys.ts';
+import type { StoredPolicy } from './policy/accepted.ts';
 
 export const DB_NAME = 'slicc-vault';
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
 /** A stored record: the value only as AES-GCM ciphertext. */
 export interface StoredRecord {
@@ -45,6 +46,7 @@ export interface VaultSchema extends DBSchema {
   };
   audit: { key: number; value: StoredAudit; indexes: { byNamespace: [string, number] } };
   namespaces: { key: string; value: NamespaceMeta };
+  policy: { key: string; value: StoredPolicy };
 }
 
 export type VaultDb = IDBPDatabase<VaultSchema>;
@@ -66,6 +68,9 @@ export function openVaultDb(name = DB_NAME, onClose?: () => void): Promise<Vault
         const audit = db.createObjectStore('audit', { keyPath: 'seq', autoIncrement: true });
         audit.createIndex('byNamespace', ['namespace', 'seq']);
         db.createObjectStore('namespaces', { keyPath: 'namespace' });
+      }
+      if (oldVersion < 2) {
+        db.createObjectStore('policy', { keyPath: 'namespace' });
       }
     },
     blocking(_current, _blocked, event) {

@@ -31,7 +31,6 @@ const PAGE_FIELDS: Record<string, readonly string[]> = {
 
 const NOT_BUILT: Record<string, string> = {
   sealed: '/dev/sealed is not built yet',
-  policy: 'policy is not built yet',
   forward: 'forward is not built yet',
   import: 'import is not built yet',
   export: 'export is not built yet',
@@ -151,6 +150,8 @@ export class Gateway {
         return {};
       case 'dismissBackupReminder':
         return vault.dismissBackupReminder(namespace);
+      case 'policy':
+        return vault.applyPolicy(namespace, fields.files);
     }
     throw new VaultError('ENOTSUP', `${op} is not an op of this vault`);
   }
@@ -169,13 +170,15 @@ export class Gateway {
       if (c.role === 'page' && (namespace === null || c.namespace === namespace)) namespaces.add(c.namespace);
     }
     for (const ns of namespaces) {
-      const [view, status] = await Promise.all([
+      const [view, changed, status] = await Promise.all([
         changes.includes('values') ? this.vault.placeholders(ns) : null,
+        changes.includes('audit') ? this.vault.changed(ns) : null,
         this.vault.status(ns),
       ]);
       for (const c of this.connections) {
         if (c.role !== 'page' || c.namespace !== ns) continue;
         if (view) c.port.postMessage({ v: 1, op: 'placeholders', ...view });
+        if (changed) c.port.postMessage({ v: 1, op: 'changed', ...changed });
         const key = statusKey(status);
         if (key !== c.seen) {
           c.seen = key;

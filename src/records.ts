@@ -36,7 +36,7 @@ export interface Actor {
 /** Called with the record a write would rotate; throws to refuse the rotation. */
 export type RotationCheck = (existing: StoredRecord) => void;
 
-type AuditDraft = { type: AuditEntry['type'] } & Record<string, unknown>;
+export type AuditDraft = { type: AuditEntry['type'] } & Record<string, unknown>;
 
 export class Records {
   constructor(
@@ -227,9 +227,19 @@ export class Records {
     await store.put({ ...meta, scrubVersion: meta.scrubVersion + 1 });
   }
 
-  private async addAudit(tx: WriteTx, namespace: string, at: number, entry: AuditDraft) {
-    await tx.objectStore('audit').add({ namespace, at, ...entry } as unknown as StoredAudit);
+  private addAudit(tx: WriteTx, namespace: string, at: number, entry: AuditDraft) {
+    return addAudit(tx, namespace, at, entry);
   }
 }
 
 type WriteTx = IDBPTransaction<VaultSchema, ('records' | 'namespaces' | 'audit')[], 'readwrite'>;
+
+/** Adds an audit entry inside a transaction that includes the `audit` store. */
+export async function addAudit(
+  tx: IDBPTransaction<VaultSchema, any, 'readwrite'>,
+  namespace: string,
+  at: number,
+  entry: AuditDraft,
+): Promise<void> {
+  await tx.objectStore('audit').add({ namespace, at, ...entry } as unknown as StoredAudit);
+}

@@ -4,47 +4,39 @@
 // document of the origin, which push the same events to their own ports.
 import type {
   AuditPage,
-  BackupReminder,
-  LockState,
+  ExitPolicyView,
   PlaceholdersView,
+  PolicyResult,
   PutFields,
-  RecordState,
-  ScrubState,
   SealFields,
   SecretView,
   VaultConfig,
   VaultList,
   VaultStatus,
+  AuditEntry,
 } from './contract.ts';
-import { emptyMeta, type NamespaceMeta, type StoredRecord, type VaultDb } from './db.ts';
+import { emptyMeta, type VaultDb } from './db.ts';
 import { VaultError, einval } from './errors.ts';
 import { autoUnlock, lockOf, readLock } from './keys.ts';
-import { AUDIT_PAGE, type Actor, Records, type RecordInput, type RotationCheck } from './records.ts';
+import { checkAttestation } from './policy/attest.ts';
+import { emptyPolicy, mergePolicy, policyOf } from './policy/accepted.ts';
+import { AUDIT_PAGE, type Actor, Records, type RecordInput, type RotationCheck, addAudit } from './records.ts';
 import { checkKind, checkName, checkOptionalString, checkOptionalTime, checkValue } from './validate.ts';
+import { type Snapshot, backupReminderOf, exitsView, scrubOf, secretView, snapshotOf, stateOf } from './views.ts';
 
 export const VAULT_VERSION = '1.3.0';
 export const CHANNEL = 'slicc-vault';
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
-/** What changed in a namespace: its set of values, or its status (lock, requests, reminder). */
-export type Change = 'values' | 'status';
+/**
+ * What changed in a namespace: its set of values (`placeholders` event), its audit log or accepted
+ * policy (`changed`), or its status (lock, requests, reminder: `status`).
+ */
+export type Change = 'values' | 'audit' | 'status';
 export type ChangeListener = (namespace: string | null, changes: Change[]) => void | Promise<void>;
 
 /** Messages between vault documents of the origin. They never carry a value. */
 type BusMessage = { type: 'changed'; namespace: string | null; changes: Change[] } | { type: 'lock' };
-
-interface Snapshot {
-  lock: LockState;
-  records: StoredRecord[];
-  meta: NamespaceMeta;
-}
-
-/** `due` once the namespace holds a secret and never exported, until dismissed. */
-function backupReminderOf({ records, meta }: Snapshot): BackupReminder {
-  if (meta.exportedAt !== null) return null;
-  if (meta.reminderDismissed) return 'dismissed';
-  return records.some((r) => r.kind === 'secret' && r.removedAt === undefined) ? 'due' : null;
-}
 
 export interface VaultOptions {
   db: VaultDb;
@@ -108,7 +100,7 @@ export class Vault {
       waiting: [],
       exportedAt: snapshot.meta.exportedAt,
       backupReminder: backupReminderOf(snapshot),
-      policy: [],
+      policy: snapshot.stored?.files ?? [],
     };
   }
 
@@ -118,30 +110,24 @@ export class Vault {
     return { placeholders: placeholders.sort(), scrub: this.scrubOf(snapshot) };
   }
 
-  /** The namespace as one read: lock slots, records and meta in one transaction. */
-  private async snapshot(namespace: string): Promise<Snapshot> {
-    const tx = this.db.transaction(['keys', 'records', 'namespaces']);
-    const [slots, records, meta] = await Promise.all([
-      tx.objectStore('keys').getAll(),
-      tx.objectStore('records').index('byNamespace').getAll(namespace),
-      tx.objectStore('namespaces').get(namespace),
-    ]);
-    return { lock: lockOf(slots), records, meta: meta ?? emptyMeta(namespace) };
-  }
-
-  private scrubOf({ records, meta }: Snapshot): ScrubState {
-    const needed = records.length > 0;
-    return { needed, version: meta.scrubVersion, ready: !needed || !this.locked || this.heldKey };
-  }
-
   async list(namespace: string): Promise<VaultList> {
-    const [records, page] = await Promise.all([this.records.all(namespace), this.records.audit(namespace)]);
+    const { page, ...changed } = await this.overview(namespace);
+    return { secrets: changed.secrets, refused: [], audit: page.audit, auditMore: page.more, exits: changed.exits };
+  }
+
+  /** The `changed` event's fields: every record's view, the exits lines, the newest audit page. */
+  async changed(namespace: string): Promise<{ secrets: SecretView[]; exits: ExitPolicyView; audit: AuditEntry[] }> {
+    const { page, ...changed } = await this.overview(namespace);
+    return { ...changed, audit: page.audit };
+  }
+
+  private async overview(namespace: string) {
+    const [snapshot, page] = await Promise.all([this.snapshot(namespace), this.records.audit(namespace)]);
+    const records = [...snapshot.records].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return {
-      secrets: records.map((r) => this.view(r)),
-      refused: [],
-      audit: page.audit,
-      auditMore: page.more,
-      exits: { secrets: [] },
+      secrets: records.map((r) => secretView(r, snapshot.policy)),
+      exits: exitsView(snapshot.policy),
+      page,
     };
   }
 
@@ -155,28 +141,20 @@ export class Vault {
     return this.records.audit(namespace, before as number | undefined, (limit as number | undefined) ?? AUDIT_PAGE);
   }
 
-  /** A record's state: computed, never stored. */
-  stateOf(record: StoredRecord): RecordState {
-    return record.removedAt !== undefined ? 'removed' : 'inert';
+  /** The namespace as one read: lock slots, records, meta and policy in one transaction. */
+  private async snapshot(namespace: string): Promise<Snapshot> {
+    const tx = this.db.transaction(['keys', 'records', 'namespaces', 'policy']);
+    const [slots, records, meta, stored] = await Promise.all([
+      tx.objectStore('keys').getAll(),
+      tx.objectStore('records').index('byNamespace').getAll(namespace),
+      tx.objectStore('namespaces').get(namespace),
+      tx.objectStore('policy').get(namespace),
+    ]);
+    return snapshotOf({ lock: lockOf(slots), records, meta: meta ?? emptyMeta(namespace), stored });
   }
 
-  view(r: StoredRecord): SecretView {
-    return {
-      name: r.name,
-      kind: r.kind,
-      source: r.source,
-      placeholder: r.placeholder,
-      state: this.stateOf(r),
-      ...(r.provider !== undefined && { provider: r.provider }),
-      ...(r.account !== undefined && { account: r.account }),
-      createdAt: r.createdAt,
-      updatedAt: r.updatedAt,
-      ...(r.usedAt !== undefined && { usedAt: r.usedAt }),
-      ...(r.removedAt !== undefined && { removedAt: r.removedAt }),
-      ...(r.expiresAt !== undefined && { expiresAt: r.expiresAt }),
-      exec: false,
-      rules: [],
-    };
+  private scrubOf(snapshot: Snapshot) {
+    return scrubOf(snapshot, this.locked, this.heldKey);
   }
 
   // ── Changes ───────────────────────────────────────────────────────────────────────────
@@ -223,22 +201,22 @@ export class Vault {
   async write(namespace: string, input: RecordInput, check?: RotationCheck, actor?: Actor) {
     if (!this.key) throw new VaultError('EACCES', 'vault is locked: unlock it to add or change a value');
     const { record } = await this.records.write(namespace, this.key, this.clean(input), check, actor);
-    await this.announce(namespace, ['values', 'status']);
-    return { placeholder: record.placeholder, state: this.stateOf(record) };
+    await this.announce(namespace, ['values', 'audit', 'status']);
+    return { placeholder: record.placeholder, state: stateOf(record, await this.policy(namespace)) };
   }
 
   async remove(namespace: string, name: unknown) {
     if (typeof name !== 'string') throw einval('name must be a string');
     await this.records.remove(namespace, name);
-    await this.announce(namespace, ['values', 'status']);
+    await this.announce(namespace, ['values', 'audit', 'status']);
     return { state: 'removed' as const };
   }
 
   async restore(namespace: string, name: unknown) {
     if (typeof name !== 'string') throw einval('name must be a string');
     const record = await this.records.restore(namespace, name);
-    await this.announce(namespace, ['values', 'status']);
-    return { state: this.stateOf(record) };
+    await this.announce(namespace, ['values', 'audit', 'status']);
+    return { state: stateOf(record, await this.policy(namespace)) };
   }
 
   async dismissBackupReminder(namespace: string) {
@@ -255,7 +233,43 @@ export class Vault {
   }
 
   async purge(): Promise<void> {
-    for (const namespace of await this.records.purge()) await this.announce(namespace, ['values', 'status']);
+    for (const namespace of await this.records.purge()) await this.announce(namespace, ['values', 'audit', 'status']);
+  }
+
+  /** The accepted policy of the namespace, parsed. */
+  async policy(namespace: string) {
+    return policyOf(await this.db.get('policy', namespace));
+  }
+
+  /**
+   * The kernel's attested policy files (`policy`): each trusted file replaces the accepted one,
+   * read, merged and written in one transaction so two documents can't undo each other's update.
+   */
+  async applyPolicy(namespace: string, files: unknown): Promise<PolicyResult> {
+    if (!Array.isArray(files) || files.length < 1 || files.length > 2) {
+      throw einval('files must be a list of one or two attestations');
+    }
+    const paths = files.map((f) => (f && typeof f === 'object' ? (f as { path?: unknown }).path : undefined));
+    if (paths.length === 2 && typeof paths[0] === 'string' && paths[0] === paths[1]) {
+      throw einval(`files lists ${paths[0]} twice`);
+    }
+    const verdicts = await Promise.all(files.map(async (file, i) => ({ given: paths[i], verdict: await checkAttestation(file) })));
+    const now = this.now();
+    const tx = this.db.transaction(['policy', 'audit'], 'readwrite');
+    const stored = (await tx.objectStore('policy').get(namespace)) ?? emptyPolicy(namespace);
+    const merged = mergePolicy(stored, verdicts);
+    await tx.objectStore('policy').put(merged.stored);
+    for (const entry of merged.audit) await addAudit(tx, namespace, now, entry);
+    await tx.done;
+    if (merged.changed || merged.audit.length > 0) await this.announce(namespace, ['audit']);
+    const { config } = policyOf(merged.stored);
+    const warnings = merged.files.flatMap((f) => f.warnings);
+    return {
+      accepted: merged.files.every((f) => f.accepted),
+      files: merged.files,
+      rules: (config?.rules ?? []).map((r) => ({ ...r, methods: [...r.methods], paths: [...r.paths] })),
+      warnings,
+    };
   }
 
   private clean(input: RecordInput): RecordInput {

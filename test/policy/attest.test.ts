@@ -1,36 +1,9 @@
 import { expect } from '@open-wc/testing';
 import { checkAttestation, MAX_BYTES, parentsOf, untrustedWarning } from '../../src/policy/attest.ts';
+import { decode, loadFixtures, sha256 } from '../helpers/attest.ts';
 
-interface Fixture {
-  description: string;
-  trusted: boolean;
-  reason?: string;
-  attestation: Record<string, unknown>;
-}
-
-const DIR = '/test/integration/fixtures/attest';
-
-/** `bytes` is base64 when it is a string; anything else is passed as it is (see make.mjs). */
-function decode(attestation: Record<string, unknown>): Record<string, unknown> {
-  if (typeof attestation !== 'object' || attestation === null || Array.isArray(attestation)) return attestation;
-  const a = { ...attestation };
-  if (typeof a.bytes === 'string') a.bytes = Uint8Array.from(atob(a.bytes), (c) => c.charCodeAt(0));
-  return a;
-}
-
-async function load(name: string): Promise<Fixture> {
-  const res = await fetch(`${DIR}/${name}.json`);
-  if (!res.ok) throw new Error(`${name}: ${res.status}`);
-  return res.json();
-}
-
-async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const d = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  return Array.from(d, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-const names: string[] = await (await fetch(`${DIR}/index.json`)).json();
-const fixtures = new Map(await Promise.all(names.map(async (n) => [n, await load(n)] as const)));
+const fixtures = await loadFixtures();
+const names = [...fixtures.keys()];
 
 describe('the KS-7 conformance fixtures', () => {
   it('has good and bad fixtures, each bad one with a reason', () => {

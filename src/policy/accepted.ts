@@ -1,0 +1,108 @@
+// The accepted policy of a namespace and how a `policy` call changes it. Pure: the vault reads the
+// stored policy, calls `mergePolicy` and writes the result in one transaction.
+import type { PolicyChange, PolicyEntry, PolicyFileState } from '../contract.ts';
+import { type AttestationVerdict, FNOX_CONFIG, SECRETS_POLICY } from './attest.ts';
+import { policyChanges } from './changes.ts';
+import { type FnoxConfig, parseFnoxConfig } from './fnox-config.ts';
+import { type SecretsPolicy, parseSecretsPolicy } from './secrets-policy.ts';
+
+/** How many audited (SHA-256, verdict) pairs are remembered per file. */
+export const AUDIT_MEMORY = 64;
+
+export interface AcceptedFile {
+  sha256: string;
+  text: string;
+}
+/** What IndexedDB keeps per namespace (store `policy`). */
+export interface StoredPolicy {
+  namespace: string;
+  /** The last accepted text of each file. */
+  accepted: Partial<Record<string, AcceptedFile>>;
+  /** `files` of the last `policy` call, repeated in `status.policy`. */
+  files: PolicyFileState[];
+  /** The (SHA-256, verdict) pairs already audited, newest last, per file. */
+  audited: Partial<Record<string, string[]>>;
+}
+
+/** The accepted policy, parsed. */
+export interface Policy {
+  config: FnoxConfig | null;
+  secrets: SecretsPolicy | null;
+}
+
+export type PolicyAudit = Omit<PolicyEntry, 'seq' | 'at'>;
+
+export function emptyPolicy(namespace: string): StoredPolicy {
+  return { namespace, accepted: {}, files: [], audited: {} };
+}
+
+// Parsing is pure and the texts rarely change: parse each text once per document.
+const parsed = new Map<string, FnoxConfig | SecretsPolicy>();
+function parse(path: string, file: AcceptedFile): FnoxConfig | SecretsPolicy {
+  const key = `${path}\n${file.sha256}`;
+  let result = parsed.get(key);
+  if (!result) {
+    result = path === FNOX_CONFIG ? parseFnoxConfig(file.text) : parseSecretsPolicy(file.text);
+    parsed.set(key, result);
+  }
+  return result;
+}
+
+/** The parsed accepted policy of a stored one. */
+export function policyOf(stored: StoredPolicy | undefined): Policy {
+  const config = stored?.accepted[FNOX_CONFIG];
+  const secrets = stored?.accepted[SECRETS_POLICY];
+  return {
+    config: config ? (parse(FNOX_CONFIG, config) as FnoxConfig) : null,
+    secrets: secrets ? (parse(SECRETS_POLICY, secrets) as SecretsPolicy) : null,
+  };
+}
+
+/**
+ * Applies the verdicts of one `policy` call: a trusted file replaces the accepted one, an
+ * untrusted one leaves it as it was. Each file is audited once per SHA-256 and verdict.
+ */
+export function mergePolicy(stored: StoredPolicy, verdicts: { given: unknown; verdict: AttestationVerdict }[]) {
+  const next: StoredPolicy = {
+    ...stored,
+    accepted: { ...stored.accepted },
+    audited: { ...stored.audited },
+  };
+  const files: PolicyFileState[] = [];
+  const audit: PolicyAudit[] = [];
+  let changed = false;
+  for (const { given, verdict } of verdicts) {
+    const path = verdict.path ?? (typeof given === 'string' ? given : '(no path)');
+    let state: PolicyFileState;
+    let changes: PolicyChange[] = [];
+    if (verdict.trusted) {
+      const before = stored.accepted[path];
+      const file = { sha256: verdict.sha256, text: verdict.text };
+      const after = parse(path, file);
+      state = { path, sha256: verdict.sha256, accepted: true, warnings: [...after.warnings] };
+      if (before?.sha256 !== verdict.sha256) {
+        changes = policyChanges((before ? parse(path, before) : null) as never, after as never);
+        next.accepted[path] = file;
+        changed = true;
+      }
+    } else {
+      state = { path, sha256: verdict.sha256, accepted: false, warnings: [verdict.warning] };
+    }
+    files.push(state);
+    const key = `${state.sha256 ?? (verdict.trusted ? '' : verdict.reason)}:${state.accepted}`;
+    const seen = next.audited[path] ?? [];
+    if (!seen.includes(key)) {
+      next.audited[path] = [...seen, key].slice(-AUDIT_MEMORY);
+      audit.push({
+        type: 'policy',
+        path,
+        sha256: state.sha256 ?? '',
+        accepted: state.accepted,
+        changes,
+        ...(state.warnings.length > 0 && { warning: state.warnings.join('; ') }),
+      });
+    }
+  }
+  next.files = files;
+  return { stored: next, files, audit, changed };
+}

@@ -1,0 +1,75 @@
+// What the vault shows of a namespace, computed from one read of it. Pure; never a value.
+import type {
+  BackupReminder,
+  ExitPolicyView,
+  LockState,
+  RecordState,
+  ScrubState,
+  SecretView,
+} from './contract.ts';
+import type { NamespaceMeta, StoredRecord } from './db.ts';
+import { type Policy, type StoredPolicy, policyOf } from './policy/accepted.ts';
+import { secretPolicy, secretState } from './policy/state.ts';
+
+/** A namespace as one transaction read it. */
+export interface Snapshot {
+  lock: LockState;
+  records: StoredRecord[];
+  meta: NamespaceMeta;
+  stored: StoredPolicy | undefined;
+  policy: Policy;
+}
+
+export function snapshotOf(parts: Omit<Snapshot, 'policy'>): Snapshot {
+  return { ...parts, policy: policyOf(parts.stored) };
+}
+
+/** `removed`, `active` (a rule of the accepted policy for its own placeholder) or `inert`. */
+export function stateOf(record: StoredRecord, policy: Policy): RecordState {
+  return secretState(record, record.name, policy.config);
+}
+
+export function secretView(r: StoredRecord, policy: Policy): SecretView {
+  const rules = r.kind === 'secret' ? secretPolicy(r.name, policy.config, policy.secrets) : { rules: [], exec: false as const };
+  return {
+    name: r.name,
+    kind: r.kind,
+    source: r.source,
+    placeholder: r.placeholder,
+    state: stateOf(r, policy),
+    ...(r.provider !== undefined && { provider: r.provider }),
+    ...(r.account !== undefined && { account: r.account }),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    ...(r.usedAt !== undefined && { usedAt: r.usedAt }),
+    ...(r.removedAt !== undefined && { removedAt: r.removedAt }),
+    ...(r.expiresAt !== undefined && { expiresAt: r.expiresAt }),
+    ...rules,
+  };
+}
+
+/** The secrets `[exits]` restricts, sorted by name. */
+export function exitsView(policy: Policy): ExitPolicyView {
+  const exits = policy.secrets?.exits ?? {};
+  return {
+    secrets: Object.keys(exits)
+      .sort()
+      .map((name) => ({ name, exits: [...exits[name]!] })),
+  };
+}
+
+/** `due` once the namespace holds a secret and never exported, until dismissed. */
+export function backupReminderOf({ records, meta }: Snapshot): BackupReminder {
+  if (meta.exportedAt !== null) return null;
+  if (meta.reminderDismissed) return 'dismissed';
+  return records.some((r) => r.kind === 'secret' && r.removedAt === undefined) ? 'due' : null;
+}
+
+/**
+ * `needed` unless the namespace holds no value at all; `ready` unless values exist, the vault is
+ * locked and this frame has no compiled scrubber for them.
+ */
+export function scrubOf({ records, meta }: Snapshot, locked: boolean, compiled: boolean): ScrubState {
+  const needed = records.length > 0;
+  return { needed, version: meta.scrubVersion, ready: !needed || !locked || compiled };
+}
