@@ -31,8 +31,9 @@ function partMatches(pattern: string, text: string): boolean {
 }
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Both sides normalised: a registered entry written `API.Example.com.` still refuses. */
 export function hostMatches(pattern: string, host: string): boolean {
-  const p = pattern.split('.');
+  const p = normalizeHost(pattern).split('.');
   const h = normalizeHost(host).split('.');
   return p.length === h.length && p.every((label, i) => partMatches(label, h[i]));
 }

@@ -61,6 +61,9 @@ describe('matching a URL against endpoints', () => {
     expect(hostMatches('*-aiplatform.googleapis.com', 'us-aiplatform.googleapis.com')).to.equal(true);
     expect(hostMatches('*-aiplatform.googleapis.com', 'a.us-aiplatform.googleapis.com')).to.equal(false);
   });
+  it('normalises an entry host as well as the URL host', () => {
+    expect(matchesEndpoint(new URL('https://llm.example.com/v1/x'), [{ host: 'LLM.Example.com.', path: '/v1' }])).to.equal(true);
+  });
   it('compares paths segment by segment', () => {
     expect(pathUnder('/v1', '/v1')).to.equal(true);
     expect(pathUnder('/v1/', '/v1')).to.equal(true);
