@@ -95,13 +95,18 @@ export class VaultClient {
   }
 
   /** Resolves with the next event of that op (already received ones after `since` count). */
-  async nextEvent(op: VaultEvent['op'], since = 0, ms = 5000): Promise<VaultEvent> {
-    const found = this.events.slice(since).find((e) => e.op === op);
-    if (found) return found;
+  nextEvent(op: VaultEvent['op'], since = 0, ms = 5000): Promise<VaultEvent> {
+    return this.until((e) => e.op === op, since, ms, `no ${op} event`);
+  }
+
+  /** Resolves with the first event (after `since`) that `accept` accepts. */
+  until(accept: (event: any) => boolean, since = 0, ms = 5000, what = 'no such event'): Promise<any> {
+    const found = this.events.slice(since).find(accept);
+    if (found) return Promise.resolve(found);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${op} event within ${ms} ms`)), ms);
+      const timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms);
       const waiter = (event: VaultEvent) => {
-        if (event.op === op) {
+        if (accept(event)) {
           clearTimeout(timer);
           resolve(event);
         } else this.eventWaiters.push(waiter);
