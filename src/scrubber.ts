@@ -43,45 +43,74 @@ const enc = new TextEncoder();
 const dec = new TextDecoder();
 const EMPTY = new Uint8Array(0);
 const GOLDEN = 0x9e3779b1;
+const GOLDEN2 = 0x85ebca6b;
 
 // ── Forms ──────────────────────────────────────────────────────────────────────────────
 
-function latin1(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return s;
+const B64 = enc.encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/');
+const B64URL = enc.encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_');
+const HEX = enc.encode('0123456789abcdef');
+const HEX_UPPER = enc.encode('0123456789ABCDEF');
+const EQ = 61; // '='
+
+/** Base64 of `a` zero bytes followed by `raw`, with padding. */
+function base64(raw: Uint8Array, a: number, chars: Uint8Array): Uint8Array {
+  const n = raw.length + a;
+  const out = new Uint8Array(Math.ceil(n / 3) * 4);
+  const at = (i: number) => (i < a || i >= n ? 0 : raw[i - a]);
+  for (let i = 0, w = 0; i < n; i += 3, w += 4) {
+    const v = (at(i) << 16) | (at(i + 1) << 8) | at(i + 2);
+    out[w] = chars[v >> 18];
+    out[w + 1] = chars[(v >> 12) & 63];
+    out[w + 2] = i + 1 < n ? chars[(v >> 6) & 63] : EQ;
+    out[w + 3] = i + 2 < n ? chars[v & 63] : EQ;
+  }
+  return out;
 }
 
-const toUrl = (b64: string) => b64.replace(/\+/g, '-').replace(/\//g, '_');
+function hex(raw: Uint8Array, chars: Uint8Array): Uint8Array {
+  const out = new Uint8Array(raw.length * 2);
+  raw.forEach((b, i) => {
+    out[2 * i] = chars[b >> 4];
+    out[2 * i + 1] = chars[b & 15];
+  });
+  return out;
+}
 
 /** Every encoded form of a value, in a fixed order; duplicates and forms equal to raw are dropped later. */
-function encodedForms(value: string, raw: Uint8Array): [form: string, text: string][] {
-  const out: [string, string][] = [];
+function encodedForms(value: string, raw: Uint8Array): [form: string, bytes: Uint8Array][] {
+  const out: [string, Uint8Array][] = [];
   const n = raw.length;
   for (let a = 0; a < 3; a++) {
     // The value's bytes after `a` unknown bytes: keep only the characters made of value bits alone.
-    const buf = new Uint8Array(a + n);
-    buf.set(raw, a);
-    const full = btoa(latin1(buf));
+    const std = base64(raw, a, B64);
+    const url = base64(raw, a, B64URL);
     const from = Math.ceil((8 * a) / 6);
     const to = Math.floor((8 * (a + n)) / 6);
-    const mid = full.slice(from, to);
-    out.push(['base64', mid], ['base64url', toUrl(mid)]);
-    if ((a + n) % 3) {
-      // The value ending the encoded data: its last partial character, then padding (or none).
-      const end = full.slice(from);
-      out.push(['base64', end], ['base64url', toUrl(end.replace(/=+$/, ''))]);
-    }
+    out.push(['base64', std.subarray(from, to)], ['base64url', url.subarray(from, to)]);
+    // The value ending the encoded data: its last partial character, then padding (or none).
+    if ((a + n) % 3) out.push(['base64', std.subarray(from)], ['base64url', url.subarray(from, to + 1)]);
   }
-  let hex = '';
-  for (const b of raw) hex += (b < 16 ? '0' : '') + b.toString(16);
-  out.push(['hex', hex], ['hex', hex.toUpperCase()]);
-  out.push(['url', encodeURIComponent(value)]);
+  out.push(['hex', hex(raw, HEX)], ['hex', hex(raw, HEX_UPPER)]);
+  out.push(['url', enc.encode(encodeURIComponent(value))]);
   const json = JSON.stringify(value).slice(1, -1);
-  out.push(['json', json]);
+  out.push(['json', enc.encode(json)]);
   // Many JSON writers (Python's default among them) escape everything outside ASCII.
-  out.push(['json', json.replace(/[\u0080-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))]);
+  const ascii = json.replace(/[\u0080-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  if (ascii !== json) out.push(['json', enc.encode(ascii)]);
   return out;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function fnv(b: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < b.length; i++) h = Math.imul(h ^ b[i], 0x01000193);
+  return h;
 }
 
 // ── Tables ─────────────────────────────────────────────────────────────────────────────
@@ -94,9 +123,11 @@ interface Tables {
   slot: Int32Array; // pattern → index into slots (one per name and form)
   rep: Uint8Array[]; // pattern → replacement
   slots: { name: string; form: string }[];
-  // Sampling filter: bit o of gram[hash(4 bytes at t)] says some pattern has those 4 bytes at offset o.
+  // Sampling filter: bit o of gram[hash(4 bytes at x)] says some pattern may have those 4 bytes at
+  // offset o. Two tables with independent hashes; a start is a candidate only if both agree.
   step: number;
   gram: Uint8Array;
+  gram2: Uint8Array;
   gramShift: number;
   // Verification: 4-byte prefix → patterns with that prefix, longest first.
   keys: Uint32Array;
@@ -114,21 +145,20 @@ function pow2Bits(n: number): number {
 const gramAt = (d: Uint8Array, i: number) => (d[i] | (d[i + 1] << 8) | (d[i + 2] << 16) | (d[i + 3] << 24)) >>> 0;
 
 function build(values: readonly ScrubValue[]): Tables {
-  const seen = new Set<string>();
+  const seen = new Map<number, number[]>(); // hash → patterns
   const pats: { bytes: Uint8Array; slot: number; rep: Uint8Array }[] = [];
   const slots: { name: string; form: string }[] = [];
   const slotIndex = new Map<string, number>();
-  const slotOf = (name: string, form: string) => {
-    const key = `${form}\u0000${name}`;
-    let i = slotIndex.get(key);
-    if (i === undefined) slotIndex.set(key, (i = slots.push({ name, form }) - 1));
-    return i;
-  };
   const add = (bytes: Uint8Array, name: string, form: string, rep: Uint8Array) => {
-    const key = latin1(bytes);
-    if (seen.has(key)) return;
-    seen.add(key);
-    pats.push({ bytes, slot: slotOf(name, form), rep });
+    const h = fnv(bytes);
+    const same = seen.get(h);
+    if (same?.some((i) => sameBytes(pats[i].bytes, bytes))) return;
+    if (same) same.push(pats.length);
+    else seen.set(h, [pats.length]);
+    const key = `${form} ${name}`;
+    let slot = slotIndex.get(key);
+    if (slot === undefined) slotIndex.set(key, (slot = slots.push({ name, form }) - 1));
+    pats.push({ bytes, slot, rep });
   };
   const raws = values.map((v, i) => {
     const raw = enc.encode(v.value);
@@ -139,12 +169,8 @@ function build(values: readonly ScrubValue[]): Tables {
   // Raw forms first, so a value that is also another's encoded form comes back as its placeholder.
   values.forEach((v, i) => add(raws[i], v.name, 'raw', enc.encode(v.placeholder)));
   values.forEach((v, i) => {
-    const rawKey = latin1(raws[i]);
     const rep = enc.encode(`[redacted:${v.name}]`);
-    for (const [form, text] of encodedForms(v.value, raws[i])) {
-      const bytes = enc.encode(text);
-      if (bytes.length >= MIN_VALUE_BYTES && latin1(bytes) !== rawKey) add(bytes, v.name, form, rep);
-    }
+    for (const [form, bytes] of encodedForms(v.value, raws[i])) if (!sameBytes(bytes, raws[i])) add(bytes, v.name, form, rep);
   });
 
   const count = pats.length;
@@ -167,8 +193,9 @@ function build(values: readonly ScrubValue[]): Tables {
 
   // Every start s has a sample in [s, s + step); a pattern has its grams at offsets 0..step-1.
   const step = count ? Math.min(8, minLen - 3) : 1;
-  const gramBits = Math.min(22, Math.max(12, pow2Bits(count * step * 16)));
+  const gramBits = Math.min(20, Math.max(12, pow2Bits(count * step * 16)));
   const gram = new Uint8Array(1 << gramBits);
+  const gram2 = new Uint8Array(1 << gramBits);
   const gramShift = 32 - gramBits;
   // Verification table, open addressing on the 4-byte prefix.
   const keyBits = pow2Bits(count * 2);
@@ -177,39 +204,49 @@ function build(values: readonly ScrubValue[]): Tables {
   const keyTo = new Int32Array(1 << keyBits);
   const keyShift = 32 - keyBits;
   const keyMask = (1 << keyBits) - 1;
-  const groups = new Map<number, number[]>(); // table slot → patterns
+  const keyOf = new Int32Array(count);
   const short = new Set<number>();
   for (let i = 0; i < count; i++) {
     const o = off[i];
-    for (let g = 0; g < step; g++) gram[Math.imul(gramAt(pat, o + g), GOLDEN) >>> gramShift] |= 1 << g;
+    for (let g = 0; g < step; g++) {
+      const v = gramAt(pat, o + g);
+      gram[Math.imul(v, GOLDEN) >>> gramShift] |= 1 << g;
+      gram2[Math.imul(v, GOLDEN2) >>> gramShift] |= 1 << g;
+    }
     const k = gramAt(pat, o);
     let h = Math.imul(k, GOLDEN) >>> keyShift;
     while (keyFrom[h] !== -1 && keys[h] !== k) h = (h + 1) & keyMask;
     keys[h] = k;
     keyFrom[h] = 0;
-    const group = groups.get(h);
-    if (group) group.push(i);
-    else groups.set(h, [i]);
+    keyTo[h]++;
+    keyOf[i] = h;
     short.add((1 << 24) | pat[o]);
     short.add((2 << 24) | pat[o] | (pat[o + 1] << 8));
     short.add((3 << 24) | pat[o] | (pat[o + 1] << 8) | (pat[o + 2] << 16));
   }
-  const list = new Int32Array(count);
+  // Group the patterns by prefix (counting sort), each group longest first.
   let at = 0;
-  for (const [h, group] of groups) {
-    group.sort((a, b) => len[b] - len[a] || a - b);
+  for (let h = 0; h < keys.length; h++) {
+    if (keyFrom[h] === -1) continue;
     keyFrom[h] = at;
-    for (const i of group) list[at++] = i;
-    keyTo[h] = at;
+    at += keyTo[h];
+    keyTo[h] = keyFrom[h];
+  }
+  const list = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    const h = keyOf[i];
+    let j = keyTo[h]++;
+    for (; j > keyFrom[h] && len[list[j - 1]] < len[i]; j--) list[j] = list[j - 1];
+    list[j] = i;
   }
   return {
-    count, pat, off, len, slot, slots, step, gram, gramShift, keys, keyFrom, keyTo, keyShift, list, short,
+    count, pat, off, len, slot, slots, step, gram, gram2, gramShift, keys, keyFrom, keyTo, keyShift, list, short,
     rep: pats.map((p) => p.rep),
   };
 }
 
 function tableBytes(t: Tables): number {
-  const typed = [t.pat, t.off, t.len, t.slot, t.gram, t.keys, t.keyFrom, t.keyTo, t.list];
+  const typed = [t.pat, t.off, t.len, t.slot, t.gram, t.gram2, t.keys, t.keyFrom, t.keyTo, t.list];
   return typed.reduce((n, a) => n + a.byteLength, 0) + t.rep.reduce((n, r) => n + r.byteLength, 0) + t.short.size * 16;
 }
 
@@ -223,13 +260,14 @@ const PENDING = -2;
  * a longer pattern's prefix runs to the end of the data.
  */
 function matchAt(t: Tables, d: Uint8Array, s: number, n: number, final: boolean): number {
+  const { keys, keyFrom } = t;
   const k = gramAt(d, s);
-  const mask = t.keys.length - 1;
+  const mask = keys.length - 1;
   let h = Math.imul(k, GOLDEN) >>> t.keyShift;
-  while (t.keyFrom[h] !== -1 && t.keys[h] !== k) h = (h + 1) & mask;
-  if (t.keyFrom[h] === -1) return NONE;
+  while (keyFrom[h] !== -1 && keys[h] !== k) h = (h + 1) & mask;
+  if (keyFrom[h] === -1) return NONE;
   const { list, pat, off, len } = t;
-  for (let j = t.keyFrom[h], to = t.keyTo[h]; j < to; j++) {
+  for (let j = keyFrom[h], to = t.keyTo[h]; j < to; j++) {
     const p = list[j];
     const o = off[p] - s;
     const fits = s + len[p] <= n;
@@ -247,11 +285,13 @@ function matchAt(t: Tables, d: Uint8Array, s: number, n: number, final: boolean)
  * tail starts: n when `final` or when no start at the end could still become a match.
  */
 function scan(t: Tables, d: Uint8Array, pos: number, n: number, final: boolean, m: number[]): number {
-  const { step, gram, gramShift, len } = t;
-  let x = pos + step - 1; // sample at x covers starts (x - step, x]
+  const { step, gram, gram2, gramShift, len } = t;
+  const view = new DataView(d.buffer, d.byteOffset, d.byteLength);
+  let x = pos + step - 1; // the sample at x covers starts (x - step, x]
   while (x + 4 <= n) {
-    const bits = gram[Math.imul(d[x] | (d[x + 1] << 8) | (d[x + 2] << 16) | (d[x + 3] << 24), GOLDEN) >>> gramShift];
-    if (bits !== 0) {
+    const g = view.getInt32(x, true);
+    let bits = gram[Math.imul(g, GOLDEN) >>> gramShift];
+    if (bits !== 0 && (bits &= gram2[Math.imul(g, GOLDEN2) >>> gramShift]) !== 0) {
       let next = -1;
       for (let o = step - 1; o >= 0; o--) {
         if (((bits >> o) & 1) === 0) continue;
@@ -271,11 +311,13 @@ function scan(t: Tables, d: Uint8Array, pos: number, n: number, final: boolean, 
     x += step;
   }
   if (final) return n;
-  // Starts after the last sample can't complete (every pattern has >= step + 3 bytes); hold the
-  // first one that is still a pattern's prefix.
+  // Starts after the last sample can't complete (every pattern has >= step + 3 bytes); hold from
+  // the first one that is still a pattern's prefix.
   for (let s = x - step + 1; s < n; s++) {
     const k = n - s;
-    if (k >= 4 ? matchAt(t, d, s, n, false) === PENDING : t.short.has((k << 24) | d[s] | (d[s + 1] << 8) | (d[s + 2] << 16))) return s;
+    if (k >= 4) {
+      if (matchAt(t, d, s, n, false) === PENDING) return s;
+    } else if (t.short.has((k << 24) | d[s] | (k > 1 ? d[s + 1] << 8 : 0) | (k > 2 ? d[s + 2] << 16 : 0))) return s;
   }
   return n;
 }

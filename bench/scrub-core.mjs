@@ -1,0 +1,194 @@
+// The scrubber benchmark itself, bundled by bench/scrub.bench.mjs and run both in Node and in
+// Chromium: the same seeded text and values, the scrubber next to its baselines.
+import AhoCorasick from 'modern-ahocorasick';
+import { compileScrubber } from '../src/scrubber.ts';
+
+const MiB = 1 << 20;
+const enc = new TextEncoder();
+
+export function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const SYMBOLS = ALNUM + '!#$%&*+-./:;=?@^_~"\\ ';
+const WIDE = ['ä', 'ö', 'ß', 'é', 'ñ', 'Ж', 'λ', '日', '本', '語', '🔑'];
+
+/** Secrets as they come: API-key-like tokens, passwords with symbols, a few with non-ASCII. */
+export function makeValues(count, seed = 1) {
+  const r = prng(seed);
+  const pick = (s) => s[Math.floor(r() * s.length)];
+  const prefixes = ['sk-', 'ghp_', 'xoxb-', 'AKIA', 'glpat-', ''];
+  return Array.from({ length: count }, (_, i) => {
+    const kind = r();
+    let value = '';
+    if (kind < 0.7) {
+      value = pick(prefixes);
+      for (let n = 16 + Math.floor(r() * 48); n > 0; n--) value += pick(ALNUM);
+    } else if (kind < 0.9) {
+      for (let n = 8 + Math.floor(r() * 24); n > 0; n--) value += pick(SYMBOLS);
+    } else {
+      for (let n = 8 + Math.floor(r() * 20); n > 0; n--) value += r() < 0.3 ? pick(WIDE) : pick(ALNUM);
+    }
+    return { name: `SECRET_${i}`, placeholder: `SLICC_SECRET_${i.toString(36).toUpperCase()}_PLACEHOLDER`, value };
+  });
+}
+
+const WORDS = 'the of and to in is for on that with as by this from at are be or an it not which have has we can will one all would there their what so up out if about who get them make like time just know take into year your good some could see other than then now look only come its over think also back after use two how our work first well way even new want because any these give day most us user request response error value data item config server client token session cache retry status'.split(' ');
+const IDENTS = 'handler request response config options result items value index count buffer stream reader writer client server cache token session state props context payload headers body status'.split(' ');
+const WIDE_TEXT = ['Größe der Datei', 'résumé été', 'данные пользователя', 'ユーザー設定を保存しました', '配置文件已更新', 'λόγος', '✓ done 🚀'];
+
+/** `size` bytes of JSON, logs and source code, with a value form planted now and then. */
+export function makeText(size, values, seed = 2) {
+  const r = prng(seed);
+  const pick = (a) => a[Math.floor(r() * a.length)];
+  const int = (n) => Math.floor(r() * n);
+  const hex = (n) => {
+    let s = '';
+    for (let i = 0; i < n; i++) s += '0123456789abcdef'[int(16)];
+    return s;
+  };
+  const words = (n) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
+  const b64 = (s) => btoa(String.fromCharCode(...enc.encode(s)));
+  const planted = (v) => {
+    switch (int(6)) {
+      case 0: return `Authorization: Basic ${b64(`user:${v.value}`)}`;
+      case 1: return `"apiKey": ${JSON.stringify(v.value)}`;
+      case 2: return `https://api.example.com/v1?key=${encodeURIComponent(v.value)}`;
+      case 3: return `blob=${b64(`${words(2)} ${v.value} ${words(2)}`)}`;
+      default: return `export TOKEN=${v.value}`;
+    }
+  };
+  const lines = [
+    () => JSON.stringify({ id: int(1e6), user: pick(IDENTS), email: `${pick(IDENTS)}@example.com`, trace: hex(32), tags: [pick(WORDS), pick(WORDS)], note: words(6), created: `2026-11-${10 + int(20)}T10:${10 + int(50)}:00Z`, ok: r() < 0.9 }),
+    () => `2026-11-30T10:${10 + int(50)}:${10 + int(50)}.${100 + int(900)}Z ${pick(['INFO', 'WARN', 'DEBUG', 'ERROR'])} [worker-${int(8)}] ${pick(['GET', 'POST', 'PUT'])} /api/v1/${pick(IDENTS)}/${int(1e5)} ${pick([200, 201, 304, 404, 500])} ${int(900)}ms req=${hex(8)}-${hex(4)}-${hex(4)}-${hex(12)}`,
+    () => `  ${pick(['const', 'let', 'return', 'if (', 'await'])} ${pick(IDENTS)}${pick(['.', ' = ', '('])}${pick(IDENTS)}(${pick(IDENTS)}, { ${pick(IDENTS)}: ${int(100)} }); // ${words(4)}`,
+    () => `function ${pick(IDENTS)}${int(100)}(${pick(IDENTS)}) {\n    for (let i = 0; i < ${pick(IDENTS)}.length; i++) ${pick(IDENTS)}[i] = '${words(2)}';\n  }`,
+    () => `${words(10 + int(10))}. ${pick(WIDE_TEXT)}`,
+  ];
+  const out = new Uint8Array(size);
+  let at = 0;
+  while (at < size) {
+    let block = '';
+    while (block.length < 256 * 1024) block += (values.length && r() < 0.002 ? planted(pick(values)) : pick(lines)()) + '\n';
+    at += enc.encodeInto(block, out.subarray(at)).written;
+  }
+  // A cut multi-byte character at the end would be decoded as U+FFFD; end on ASCII.
+  for (let i = size - 4; i < size; i++) if (out[i] > 0x7f) out[i] = 0x20;
+  return out;
+}
+
+/** Every pattern the scrubber compiles, as strings, for the baselines. */
+function patternStrings(values) {
+  // The scrubber doesn't expose its patterns (they are values); rebuild the main ones.
+  const set = new Set();
+  for (const v of values) {
+    const raw = enc.encode(v.value);
+    set.add(v.value);
+    for (let a = 0; a < 3; a++) {
+      const buf = new Uint8Array(a + raw.length);
+      buf.set(raw, a);
+      const full = btoa(String.fromCharCode(...buf));
+      const mid = full.slice(Math.ceil((8 * a) / 6), Math.floor((8 * (a + raw.length)) / 6));
+      set.add(mid);
+      set.add(mid.replace(/\+/g, '-').replace(/\//g, '_'));
+    }
+    const hex = Array.from(raw, (b) => b.toString(16).padStart(2, '0')).join('');
+    set.add(hex).add(hex.toUpperCase()).add(encodeURIComponent(v.value)).add(JSON.stringify(v.value).slice(1, -1));
+  }
+  return [...set];
+}
+
+function best(runs, fn) {
+  let min = Infinity;
+  let result;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    result = fn();
+    min = Math.min(min, performance.now() - t0);
+  }
+  return { ms: min, result };
+}
+
+const rate = (bytes, ms) => bytes / MiB / (ms / 1000);
+
+/**
+ * Runs the whole measurement. `gc` (Node with --expose-gc) makes the heap delta meaningful;
+ * `memory()` returns used heap bytes where the platform can tell.
+ */
+export function runBench({ sizeMiB = 64, counts = [10, 100, 1000], log = () => {}, gc, memory } = {}) {
+  const all = makeValues(Math.max(...counts));
+  const t0 = performance.now();
+  const bytes = makeText(sizeMiB * MiB, all);
+  log(`generated ${sizeMiB} MiB in ${Math.round(performance.now() - t0)} ms`);
+  const decoded = best(3, () => new TextDecoder().decode(bytes));
+  const text = decoded.result;
+  const decodeRate = rate(bytes.length, decoded.ms);
+  log(`TextDecoder ${decodeRate.toFixed(0)} MiB/s`);
+  const rows = [];
+  for (const count of counts) {
+    const values = all.slice(0, count);
+    gc?.();
+    const before = memory?.() ?? 0;
+    const compiled = best(3, () => compileScrubber(values));
+    const scrubber = compiled.result;
+    gc?.();
+    const heap = memory ? memory() - before : NaN;
+    const scrub = best(3, () => scrubber.redactBytes(bytes));
+    const stream = best(2, () => {
+      const s = scrubber.stream();
+      let n = 0;
+      for (let i = 0; i < bytes.length; i += 64 * 1024) n += s.push(bytes.subarray(i, i + 64 * 1024)).length;
+      return n + s.end().length;
+    });
+    const hits = scrub.result.hits.reduce((n, h) => n + h.count, 0);
+    log(`${count} values: ${scrubber.patterns} patterns, scrub ${rate(bytes.length, scrub.ms).toFixed(0)} MiB/s, ${hits} hits`);
+
+    const patterns = patternStrings(values);
+    const ahoBuild = best(1, () => new AhoCorasick(patterns));
+    const aho = best(1, () => ahoBuild.result.replace(text, () => '[redacted]'));
+    log(`${count} values: modern-ahocorasick ${rate(bytes.length, aho.ms).toFixed(1)} MiB/s`);
+
+    // One indexOf per pattern: too slow for 64 MiB with many patterns, so grow the slice until a
+    // run takes 300 ms and extrapolate.
+    let slice = MiB;
+    let sliceBytes = 0;
+    let naive;
+    for (;;) {
+      const part = text.slice(0, slice);
+      sliceBytes = enc.encode(part).length;
+      naive = best(1, () => {
+        let found = 0;
+        for (const p of patterns) for (let i = part.indexOf(p); i >= 0; i = part.indexOf(p, i + p.length)) found++;
+        return found;
+      });
+      if (naive.ms > 300 || slice >= text.length) break;
+      slice = Math.min(text.length, slice * 4);
+    }
+    log(`${count} values: indexOf ${rate(sliceBytes, naive.ms).toFixed(1)} MiB/s on ${(sliceBytes / MiB).toFixed(1)} MiB`);
+
+    rows.push({
+      values: count,
+      patterns: scrubber.patterns,
+      compileMs: compiled.ms,
+      tableBytes: scrubber.tableBytes,
+      heapBytes: heap,
+      scrub: rate(bytes.length, scrub.ms),
+      stream: rate(bytes.length, stream.ms),
+      hits,
+      decode: decodeRate,
+      aho: rate(bytes.length, aho.ms),
+      ahoBuildMs: ahoBuild.ms,
+      naive: rate(sliceBytes, naive.ms),
+      naiveSliceMiB: sliceBytes / MiB,
+    });
+  }
+  return { sizeMiB, rows };
+}
