@@ -56,7 +56,7 @@ export default {
     }),
   ],
   plugins: [
-    esbuildPlugin({ ts: true, target: 'es2022' }),
+    esbuildPlugin({ ts: true, target: 'esnext' }),
     webauthnPlugin(),
     consolePlugin(),
     {

@@ -8,7 +8,7 @@ export function demoServerConfig({ port, hostname = '127.0.0.1', vaultOrigin }) 
     hostname,
     rootDir,
     nodeResolve: true,
-    plugins: [esbuildPlugin({ ts: true, target: 'es2022' })],
+    plugins: [esbuildPlugin({ ts: true, target: 'esnext' })],
     middleware: [
       async (ctx, next) => {
         if (ctx.path === '/demo-env.json') {

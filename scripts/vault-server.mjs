@@ -53,7 +53,7 @@ export function vaultServerConfig({ port, hostname = '127.0.0.1', embedders, con
     hostname,
     rootDir,
     nodeResolve: true,
-    plugins: [esbuildPlugin({ ts: true, target: 'es2022' })],
+    plugins: [esbuildPlugin({ ts: true, target: 'esnext' })],
     middleware: [
       async (ctx, next) => {
         const mapped = DOCUMENTS[ctx.path];

@@ -4,9 +4,10 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { AuditEntry, EpochMs, LockKinds, RecordKind, Source } from './contract.ts';
 import type { KeySlot } from './keys.ts';
 import type { StoredPolicy } from './policy/accepted.ts';
+import type { StoredRequest } from './requests.ts';
 
 export const DB_NAME = 'slicc-vault';
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 /** A stored record: the value only as AES-GCM ciphertext. */
 export interface StoredRecord {
@@ -47,6 +48,7 @@ export interface VaultSchema extends DBSchema {
   audit: { key: number; value: StoredAudit; indexes: { byNamespace: [string, number] } };
   namespaces: { key: string; value: NamespaceMeta };
   policy: { key: string; value: StoredPolicy };
+  requests: { key: string; value: StoredRequest; indexes: { byNamespace: string } };
 }
 
 export type VaultDb = IDBPDatabase<VaultSchema>;
@@ -71,6 +73,9 @@ export function openVaultDb(name = DB_NAME, onClose?: () => void): Promise<Vault
       }
       if (oldVersion < 2) {
         db.createObjectStore('policy', { keyPath: 'namespace' });
+      }
+      if (oldVersion < 3) {
+        db.createObjectStore('requests', { keyPath: 'id' }).createIndex('byNamespace', 'namespace');
       }
     },
     blocking(_current, _blocked, event) {

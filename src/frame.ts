@@ -5,7 +5,12 @@ import { Gateway } from './gateway.ts';
 import { loadSettings } from './settings.ts';
 import { Vault } from './vault.ts';
 
-export function startVaultFrame(win: Window = window): { ready: Promise<Gateway | null>; stop: () => void } {
+export interface FrameOptions {
+  /** The clock; tests on the vault origin pass one they control. */
+  now?: () => number;
+}
+
+export function startVaultFrame(win: Window = window, options: FrameOptions = {}): { ready: Promise<Gateway | null>; stop: () => void } {
   let held: MessageEvent[] | null = [];
   let gateway: Gateway | null = null;
   const onMessage = (event: MessageEvent) => {
@@ -16,7 +21,7 @@ export function startVaultFrame(win: Window = window): { ready: Promise<Gateway 
   const ready = (async () => {
     try {
       const { config, embedders } = await loadSettings(win.location.origin);
-      const vault = await Vault.open({ db: await openVaultDb(), config });
+      const vault = await Vault.open({ db: await openVaultDb(), config, now: options.now });
       gateway = new Gateway(vault, embedders, win);
       for (const event of held ?? []) void gateway.hello(event);
       return gateway;

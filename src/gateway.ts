@@ -2,6 +2,7 @@
 // order (FIFO) and pushes events to page ports. The work itself is the vault's (vault.ts).
 import type { EmbedderList, ErrorBody, Role, VaultStatus } from './contract.ts';
 import { VaultError, einval, errorBody } from './errors.ts';
+import { answerSealed, parseStamp } from './sealed.ts';
 import { originAllowed } from './settings.ts';
 import type { Change, Vault } from './vault.ts';
 
@@ -30,7 +31,6 @@ const PAGE_FIELDS: Record<string, readonly string[]> = {
 };
 
 const NOT_BUILT: Record<string, string> = {
-  sealed: '/dev/sealed is not built yet',
   forward: 'forward is not built yet',
   import: 'import is not built yet',
   export: 'export is not built yet',
@@ -143,8 +143,9 @@ export class Gateway {
       case 'restore':
         return vault.restore(namespace, fields.name);
       case 'cancel':
-        if (typeof fields.request !== 'string') throw einval('request must be a request id');
-        throw new VaultError('ENOENT', 'there is no request with that id');
+        return vault.cancel(namespace, fields.request);
+      case 'sealed':
+        return { reply: await answerSealed(vault, namespace, fields.req, parseStamp(fields.stamp)) };
       case 'lock':
         await vault.lock();
         return {};

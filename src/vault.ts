@@ -19,10 +19,23 @@ import { emptyMeta, type VaultDb } from './db.ts';
 import { VaultError, einval } from './errors.ts';
 import { autoUnlock, lockOf, readLock } from './keys.ts';
 import { checkAttestation } from './policy/attest.ts';
-import { emptyPolicy, mergePolicy, policyOf } from './policy/accepted.ts';
+import { type Policy, emptyPolicy, mergePolicy, policyOf } from './policy/accepted.ts';
+import type { Endpoint } from './endpoints.ts';
+import { type TestRequest, testVerdict } from './injector.ts';
+import builtinEndpoints from './endpoints.json' with { type: 'json' };
+import { type NewRequest, Requests, pendingOf, stateAt } from './requests.ts';
 import { AUDIT_PAGE, type Actor, Records, type RecordInput, type RotationCheck, addAudit } from './records.ts';
 import { checkKind, checkName, checkOptionalString, checkOptionalTime, checkValue } from './validate.ts';
-import { type Snapshot, backupReminderOf, exitsView, scrubOf, secretView, snapshotOf, stateOf } from './views.ts';
+import {
+  type Snapshot,
+  backupReminderOf,
+  exitsView,
+  scrubOf,
+  secretView,
+  snapshotOf,
+  stateOf,
+  withoutEndpointRules,
+} from './views.ts';
 
 export const VAULT_VERSION = '1.3.0';
 export const CHANNEL = 'slicc-vault';
@@ -46,6 +59,7 @@ export interface VaultOptions {
 
 export class Vault {
   readonly records: Records;
+  readonly requests: Requests;
   readonly config: VaultConfig;
   readonly now: () => number;
   private key: CryptoKey | null = null;
@@ -54,11 +68,13 @@ export class Vault {
   private readonly listeners = new Set<ChangeListener>();
   private readonly bus = new BroadcastChannel(CHANNEL);
   private purgeTimer?: ReturnType<typeof setInterval>;
+  private expiryTimer?: ReturnType<typeof setTimeout>;
 
   private constructor(private readonly db: VaultDb, options: VaultOptions) {
     this.config = options.config;
     this.now = options.now ?? Date.now;
     this.records = new Records(db, this.now);
+    this.requests = new Requests(db, this.config.requestLifetimeMs, this.now);
     this.bus.onmessage = (event: MessageEvent<BusMessage>) => void this.fromBus(event.data);
   }
 
@@ -68,11 +84,13 @@ export class Vault {
     vault.setKey(await autoUnlock(options.db));
     await vault.purge();
     vault.purgeTimer = setInterval(() => void vault.purge(), PURGE_EVERY_MS);
+    await vault.watchExpiry();
     return vault;
   }
 
   close() {
     clearInterval(this.purgeTimer);
+    clearTimeout(this.expiryTimer);
     this.bus.close();
     this.listeners.clear();
   }
@@ -97,7 +115,7 @@ export class Vault {
       locked: this.locked,
       lock: snapshot.lock,
       scrub: this.scrubOf(snapshot),
-      waiting: [],
+      waiting: snapshot.requests.filter((r) => stateAt(r, this.now()) === 'pending').map(pendingOf),
       exportedAt: snapshot.meta.exportedAt,
       backupReminder: backupReminderOf(snapshot),
       policy: snapshot.stored?.files ?? [],
@@ -111,14 +129,14 @@ export class Vault {
   }
 
   async list(namespace: string): Promise<VaultList> {
-    const { page, ...changed } = await this.overview(namespace);
-    return { secrets: changed.secrets, refused: [], audit: page.audit, auditMore: page.more, exits: changed.exits };
+    const { page, refused, secrets, exits } = await this.overview(namespace);
+    return { secrets, refused, audit: page.audit, auditMore: page.more, exits };
   }
 
   /** The `changed` event's fields: every record's view, the exits lines, the newest audit page. */
   async changed(namespace: string): Promise<{ secrets: SecretView[]; exits: ExitPolicyView; audit: AuditEntry[] }> {
-    const { page, ...changed } = await this.overview(namespace);
-    return { ...changed, audit: page.audit };
+    const { page, secrets, exits } = await this.overview(namespace);
+    return { secrets, exits, audit: page.audit };
   }
 
   private async overview(namespace: string) {
@@ -127,6 +145,7 @@ export class Vault {
     return {
       secrets: records.map((r) => secretView(r, snapshot.policy)),
       exits: exitsView(snapshot.policy),
+      refused: snapshot.refused,
       page,
     };
   }
@@ -143,14 +162,16 @@ export class Vault {
 
   /** The namespace as one read: lock slots, records, meta and policy in one transaction. */
   private async snapshot(namespace: string): Promise<Snapshot> {
-    const tx = this.db.transaction(['keys', 'records', 'namespaces', 'policy']);
-    const [slots, records, meta, stored] = await Promise.all([
+    const tx = this.db.transaction(['keys', 'records', 'namespaces', 'policy', 'requests']);
+    const [slots, records, meta, stored, requests] = await Promise.all([
       tx.objectStore('keys').getAll(),
       tx.objectStore('records').index('byNamespace').getAll(namespace),
       tx.objectStore('namespaces').get(namespace),
       tx.objectStore('policy').get(namespace),
+      tx.objectStore('requests').index('byNamespace').getAll(namespace),
     ]);
-    return snapshotOf({ lock: lockOf(slots), records, meta: meta ?? emptyMeta(namespace), stored });
+    requests.sort((a, b) => a.createdAt - b.createdAt);
+    return snapshotOf({ lock: lockOf(slots), records, meta: meta ?? emptyMeta(namespace), stored, requests }, this.endpoints(namespace));
   }
 
   private scrubOf(snapshot: Snapshot) {
@@ -171,10 +192,16 @@ export class Vault {
       account: checkOptionalString('account', fields.account),
       expiresAt: checkOptionalTime('expiresAt', fields.expiresAt),
     };
-    if (fields.request !== undefined) {
-      throw new VaultError('ENOENT', 'there is no pending request with that id');
+    if (fields.request === undefined) return this.write(namespace, input);
+    const request = await this.requests.get(namespace, fields.request);
+    if (request.kind !== 'value' || stateAt(request, this.now()) !== 'pending') {
+      throw new VaultError('ENOENT', 'there is no pending value request with that id');
     }
-    return this.write(namespace, input);
+    if (request.name !== input.name) throw einval(`that request asks for ${request.name}, not ${input.name}`);
+    const reply = await this.write(namespace, input, undefined, { uid: request.uid, tag: request.tag });
+    await this.requests.end(request.id, 'done', reply.placeholder);
+    await this.announce(namespace, ['status']);
+    return reply;
   }
 
   /** A value from a sign-in or another device (`seal`). */
@@ -194,7 +221,16 @@ export class Vault {
       account: checkOptionalString('account', fields.account),
       expiresAt: checkOptionalTime('expiresAt', fields.expiresAt),
     };
-    return this.write(namespace, input);
+    const reply = await this.write(namespace, input);
+    // It answers the oldest pending sign-in or device seal of that provider, if any.
+    const [, provider] = /^(?:oauth|jerk):([^@]+)/.exec(input.source)!;
+    const wanted = input.source.startsWith('oauth:') ? 'oauth' : 'jerk-seal';
+    const answered = (await this.requests.pending(namespace)).find((r) => r.kind === wanted && r.provider === provider);
+    if (answered) {
+      await this.requests.end(answered.id, 'done', reply.placeholder);
+      await this.announce(namespace, ['status']);
+    }
+    return reply;
   }
 
   /** Writes a checked value; shared by `put`, `seal` and `/dev/sealed`'s `seal`. */
@@ -219,6 +255,34 @@ export class Vault {
     return { state: stateOf(record, await this.policy(namespace)) };
   }
 
+  /** Ends a pending request (the page's `cancel`, or /dev/sealed's for its own requests). */
+  async cancel(namespace: string, id: unknown) {
+    if (typeof id !== 'string' || !id) throw einval('request must be a request id');
+    const request = await this.requests.get(namespace, id);
+    const state = await this.requests.end(request.id, 'cancelled');
+    await this.announce(namespace, ['status']);
+    return { state };
+  }
+
+  /** Makes a /dev/sealed request and has `waiting` follow it, until it expires. */
+  async request(namespace: string, fields: NewRequest) {
+    const request = await this.requests.make(namespace, fields);
+    await this.announce(namespace, ['status']);
+    await this.watchExpiry();
+    return request;
+  }
+
+  /** Announces `status` when the next pending request expires, so `waiting` follows. */
+  private async watchExpiry() {
+    clearTimeout(this.expiryTimer);
+    const next = await this.requests.nextExpiry();
+    if (next === null) return;
+    this.expiryTimer = setTimeout(async () => {
+      await this.notify(null, ['status']);
+      await this.watchExpiry();
+    }, Math.max(0, next - this.now()) + 10);
+  }
+
   async dismissBackupReminder(namespace: string) {
     await this.records.dismissReminder(namespace);
     await this.announce(namespace, ['status']);
@@ -236,9 +300,30 @@ export class Vault {
     for (const namespace of await this.records.purge()) await this.announce(namespace, ['values', 'audit', 'status']);
   }
 
-  /** The accepted policy of the namespace, parsed. */
-  async policy(namespace: string) {
-    return policyOf(await this.db.get('policy', namespace));
+  /** The accepted policy of the namespace in effect (without rules that reach only endpoints). */
+  async policy(namespace: string): Promise<Policy> {
+    return withoutEndpointRules(policyOf(await this.db.get('policy', namespace)), this.endpoints(namespace)).policy;
+  }
+
+  /** /dev/sealed's `test`: the injector's verdict for `Bearer <placeholder>`, sending nothing. */
+  async test(namespace: string, request: TestRequest) {
+    const [records, policy] = await Promise.all([this.records.all(namespace), this.policy(namespace)]);
+    if (!records.some((r) => r.name === request.name)) throw new VaultError('ENOENT', `there is no record named ${request.name}`);
+    // The verdict needs no value: its head is never used, so records go in without theirs.
+    const byPlaceholder = new Map(records.map((r) => [r.placeholder, { ...r, value: '' }]));
+    return testVerdict(request, {
+      records: byPlaceholder,
+      locked: this.locked,
+      now: this.now(),
+      rules: policy.config?.rules ?? [],
+      exits: policy.secrets?.exits ?? {},
+      refused: this.endpoints(namespace),
+    });
+  }
+
+  /** Model and MCP endpoints where the vault never injects: the built-in list. */
+  endpoints(_namespace: string): readonly Endpoint[] {
+    return builtinEndpoints;
   }
 
   /**
@@ -262,7 +347,7 @@ export class Vault {
     for (const entry of merged.audit) await addAudit(tx, namespace, now, entry);
     await tx.done;
     if (merged.changed || merged.audit.length > 0) await this.announce(namespace, ['audit']);
-    const { config } = policyOf(merged.stored);
+    const { config } = withoutEndpointRules(policyOf(merged.stored), this.endpoints(namespace)).policy;
     const warnings = merged.files.flatMap((f) => f.warnings);
     return {
       accepted: merged.files.every((f) => f.accepted),

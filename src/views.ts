@@ -4,12 +4,15 @@ import type {
   ExitPolicyView,
   LockState,
   RecordState,
+  RefusedRule,
   ScrubState,
   SecretView,
 } from './contract.ts';
 import type { NamespaceMeta, StoredRecord } from './db.ts';
+import { type Endpoint, ruleOnlyReachesEndpoints } from './endpoints.ts';
 import { type Policy, type StoredPolicy, policyOf } from './policy/accepted.ts';
 import { secretPolicy, secretState } from './policy/state.ts';
+import type { StoredRequest } from './requests.ts';
 
 /** A namespace as one transaction read it. */
 export interface Snapshot {
@@ -17,11 +20,31 @@ export interface Snapshot {
   records: StoredRecord[];
   meta: NamespaceMeta;
   stored: StoredPolicy | undefined;
+  /** The accepted policy in effect: without the rules that reach only model or MCP endpoints. */
   policy: Policy;
+  refused: RefusedRule[];
+  requests: StoredRequest[];
 }
 
-export function snapshotOf(parts: Omit<Snapshot, 'policy'>): Snapshot {
-  return { ...parts, policy: policyOf(parts.stored) };
+export function snapshotOf(parts: Omit<Snapshot, 'policy' | 'refused'>, endpoints: readonly Endpoint[]): Snapshot {
+  return { ...parts, ...withoutEndpointRules(policyOf(parts.stored), endpoints) };
+}
+
+export const endpointReason = (secret: string) => `${secret}: host is a model or MCP endpoint; the vault never injects there`;
+
+/**
+ * The policy in effect: rules that can reach only model or MCP endpoints are dropped and listed
+ * as refused; other rules on the same host stay (the request-time check still refuses there).
+ */
+export function withoutEndpointRules(policy: Policy, endpoints: readonly Endpoint[]): { policy: Policy; refused: RefusedRule[] } {
+  if (!policy.config) return { policy, refused: [] };
+  const refused: RefusedRule[] = [];
+  const rules = policy.config.rules.filter(({ secret, ...rule }) => {
+    if (!ruleOnlyReachesEndpoints(rule, endpoints)) return true;
+    refused.push({ secret, rule, reason: endpointReason(secret) });
+    return false;
+  });
+  return { policy: { ...policy, config: { ...policy.config, rules } }, refused };
 }
 
 /** `removed`, `active` (a rule of the accepted policy for its own placeholder) or `inert`. */

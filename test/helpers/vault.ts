@@ -121,11 +121,13 @@ export interface ConnectOptions {
   embedder?: string;
   role?: Role | string;
   v?: number;
+  /** The vault document to embed (default `/`, index.html). */
+  path?: string;
 }
 
 /** Embeds the vault and says hello; resolves once the frame answered (or after `ms` without). */
 export async function connect(options: ConnectOptions = {}): Promise<VaultClient> {
-  const { embedder, role = 'page', v = 1 } = options;
+  const { embedder, role = 'page', v = 1, path = '/' } = options;
   if (embedder) {
     const query = new URLSearchParams({ vault: origins.vault, role, v: String(v) });
     const page = addFrame(`${embedder}/test/fixtures/embedder.html?${query}`);
@@ -135,7 +137,7 @@ export async function connect(options: ConnectOptions = {}): Promise<VaultClient
     });
     return new VaultClient(port, page);
   }
-  const frame = addFrame(`${origins.vault}/`);
+  const frame = addFrame(`${origins.vault}${path}`);
   await loaded(frame);
   const channel = new MessageChannel();
   frame.contentWindow!.postMessage({ type: 'slicc-vault', v, op: 'hello', role }, origins.vault, [channel.port2]);
@@ -145,6 +147,13 @@ export async function connect(options: ConnectOptions = {}): Promise<VaultClient
 /** Resolves with the first message, or `null` when none comes within `ms`. */
 export function answered(client: VaultClient, ms = 1500) {
   return Promise.race([client.first, wait(ms).then(() => null)]);
+}
+
+/** Moves the clock of a frame embedded from `/test/fixtures/clock-frame.html` forward. */
+export async function advanceClock(frame: HTMLIFrameElement, ms: number): Promise<void> {
+  const moved = waitFor(window, 'message', (e) => ((e as MessageEvent).source === frame.contentWindow && (e as MessageEvent).data?.type === 'test-clock' ? true : undefined));
+  frame.contentWindow!.postMessage({ type: 'test-clock', advance: ms }, origins.vault);
+  await moved;
 }
 
 export async function welcomed(options: ConnectOptions = {}): Promise<VaultClient> {

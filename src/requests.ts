@@ -1,0 +1,137 @@
+// Requests a kernel program makes through /dev/sealed (README, /dev/sealed): a value for the person
+// to enter, a sign-in, or a seal from another device. They live in IndexedDB, so they survive a
+// reload, and expire a fixed time (config.json's requestLifetimeMs, 300 s) after they are made.
+import type { PendingKind, PendingRequest, RequestStateName, RequestStatus } from './contract.ts';
+import type { VaultDb } from './db.ts';
+import { VaultError, enoent } from './errors.ts';
+
+export interface StoredRequest {
+  id: string;
+  namespace: string;
+  kind: PendingKind;
+  name?: string;
+  provider?: string;
+  prompt?: string;
+  oauth?: Record<string, unknown>;
+  uid: number;
+  tag: string;
+  createdAt: number;
+  expiresAt: number;
+  /** `pending` until answered or cancelled; `expired` is computed from `expiresAt`. */
+  state: Exclude<RequestStateName, 'expired'>;
+  placeholder?: string;
+}
+
+export type NewRequest = Pick<StoredRequest, 'kind' | 'name' | 'provider' | 'prompt' | 'oauth' | 'uid' | 'tag'>;
+
+/** The state a request has at `now`. */
+export function stateAt(request: StoredRequest, now: number): RequestStateName {
+  return request.state === 'pending' && now >= request.expiresAt ? 'expired' : request.state;
+}
+
+export function statusOf(r: StoredRequest, now: number): RequestStatus {
+  return {
+    id: r.id,
+    kind: r.kind,
+    ...(r.name !== undefined && { name: r.name }),
+    ...(r.provider !== undefined && { provider: r.provider }),
+    state: stateAt(r, now),
+    createdAt: r.createdAt,
+    expiresAt: r.expiresAt,
+    ...(r.placeholder !== undefined && { placeholder: r.placeholder }),
+  };
+}
+
+export function pendingOf(r: StoredRequest): PendingRequest {
+  return {
+    id: r.id,
+    kind: r.kind,
+    ...(r.name !== undefined && { name: r.name }),
+    ...(r.provider !== undefined && { provider: r.provider }),
+    ...(r.prompt !== undefined && { prompt: r.prompt }),
+    uid: r.uid,
+    tag: r.tag,
+    createdAt: r.createdAt,
+    expiresAt: r.expiresAt,
+  };
+}
+
+export class Requests {
+  constructor(
+    private readonly db: VaultDb,
+    private readonly lifetimeMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  /** Makes a request; a uid with a pending one in the namespace gets EAGAIN. One transaction. */
+  async make(namespace: string, fields: NewRequest): Promise<StoredRequest> {
+    const now = this.now();
+    const tx = this.db.transaction('requests', 'readwrite');
+    const mine = await tx.store.index('byNamespace').getAll(namespace);
+    if (mine.some((r) => r.uid === fields.uid && stateAt(r, now) === 'pending')) {
+      tx.abort();
+      await tx.done.catch(() => {});
+      throw new VaultError('EAGAIN', `uid ${fields.uid} already has a pending request; wait for it or cancel it`);
+    }
+    const request: StoredRequest = {
+      id: crypto.randomUUID(),
+      namespace,
+      ...fields,
+      createdAt: now,
+      expiresAt: now + this.lifetimeMs,
+      state: 'pending',
+    };
+    for (const key of Object.keys(request) as (keyof StoredRequest)[]) if (request[key] === undefined) delete request[key];
+    await tx.store.add(request);
+    await tx.done;
+    return request;
+  }
+
+  /** The namespace's request of that id, or ENOENT (also for another namespace's). */
+  async get(namespace: string, id: unknown): Promise<StoredRequest> {
+    const request = typeof id === 'string' ? await this.db.get('requests', id) : undefined;
+    if (!request || request.namespace !== namespace) throw enoent('there is no request with that id');
+    return request;
+  }
+
+  async all(namespace: string): Promise<StoredRequest[]> {
+    const all = await this.db.getAllFromIndex('requests', 'byNamespace', namespace);
+    return all.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  }
+
+  /** The namespace's pending requests, oldest first. */
+  async pending(namespace: string): Promise<StoredRequest[]> {
+    const now = this.now();
+    return (await this.all(namespace)).filter((r) => stateAt(r, now) === 'pending');
+  }
+
+  /**
+   * Ends a pending request (`done` with the placeholder that answered it, or `cancelled`); a
+   * request that is no longer pending stays as it is. Answers its state afterwards.
+   */
+  async end(id: string, state: 'done' | 'cancelled', placeholder?: string): Promise<RequestStateName> {
+    const tx = this.db.transaction('requests', 'readwrite');
+    const request = await tx.store.get(id);
+    if (!request) {
+      await tx.done;
+      throw enoent('there is no request with that id');
+    }
+    if (stateAt(request, this.now()) === 'pending') {
+      request.state = state;
+      if (placeholder) request.placeholder = placeholder;
+      await tx.store.put(request);
+    }
+    await tx.done;
+    return stateAt(request, this.now());
+  }
+
+  /** The earliest expiry of a pending request, to announce the change of `waiting` then. */
+  async nextExpiry(): Promise<number | null> {
+    const now = this.now();
+    let next: number | null = null;
+    for (const r of await this.db.getAll('requests')) {
+      if (stateAt(r, now) === 'pending' && (next === null || r.expiresAt < next)) next = r.expiresAt;
+    }
+    return next;
+  }
+}

@@ -1,0 +1,167 @@
+// /dev/sealed (README, /dev/sealed): the kernel's requests, relayed by bios as the `sealed` op with
+// the kernel's stamp. Parsing is pure; the answer uses the vault's services. No value ever leaves
+// the vault this way: replies carry placeholders, states and verdicts only.
+import type { SealedReply, SealedRequest, Stamp } from './contract.ts';
+import { VaultError, einval, enoent, errorBody } from './errors.ts';
+import { statusOf } from './requests.ts';
+import type { Vault } from './vault.ts';
+import { stateOf } from './views.ts';
+import { checkName, checkValue } from './validate.ts';
+
+export const MAX_PROMPT = 200;
+const EXITS = /^(page|proxy|tailscale|device:[A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;
+
+/** The kernel's stamp, trusted as given but checked for shape (a malformed one is bios's bug). */
+export function parseStamp(stamp: unknown): Stamp {
+  const s = stamp as Partial<Stamp> | null;
+  if (!s || typeof s !== 'object') throw einval('stamp must be { pid, ppid, uid, gid, tag }');
+  for (const field of ['pid', 'ppid', 'uid', 'gid'] as const) {
+    if (!Number.isSafeInteger(s[field]) || (s[field] as number) < 0) throw einval(`stamp.${field} must be a non-negative integer`);
+  }
+  if (typeof s.tag !== 'string') throw einval('stamp.tag must be a string');
+  return { pid: s.pid!, ppid: s.ppid!, uid: s.uid!, gid: s.gid!, tag: s.tag };
+}
+
+type Fields = Record<string, unknown>;
+
+function string(req: Fields, field: string, optional = false): string | undefined {
+  const value = req[field];
+  if (value === undefined && optional) return undefined;
+  if (typeof value !== 'string' || !value) throw einval(`${field} must be a non-empty string`);
+  return value;
+}
+
+function only(req: Fields, allowed: string[]) {
+  const extra = Object.keys(req).find((k) => k !== 'op' && !allowed.includes(k));
+  if (extra) throw einval(`${String(req.op)} has no field ${extra}`);
+}
+
+/** A /dev/sealed request, from its object or JSON text; EINVAL names the field that is wrong. */
+export function parseSealedRequest(req: unknown): SealedRequest {
+  if (typeof req === 'string') {
+    try {
+      req = JSON.parse(req);
+    } catch {
+      throw einval('req is not JSON');
+    }
+  }
+  if (!req || typeof req !== 'object' || Array.isArray(req)) throw einval('req must be an object');
+  const r = req as Fields;
+  switch (r.op) {
+    case 'seal':
+      only(r, ['name', 'value']);
+      return { op: 'seal', name: checkName(r.name, 'secret'), value: checkValue(r.value) };
+    case 'placeholder':
+      only(r, ['name']);
+      return { op: 'placeholder', name: string(r, 'name')! };
+    case 'list':
+      only(r, []);
+      return { op: 'list' };
+    case 'test': {
+      only(r, ['name', 'url', 'method', 'header', 'exit']);
+      const exit = string(r, 'exit', true);
+      if (exit !== undefined && !EXITS.test(exit)) throw einval('exit must be page, proxy, tailscale or device:<name>');
+      return {
+        op: 'test',
+        name: string(r, 'name')!,
+        url: string(r, 'url')!,
+        ...(r.method !== undefined && { method: string(r, 'method') }),
+        ...(r.header !== undefined && { header: string(r, 'header') }),
+        ...(exit !== undefined && { exit: exit as never }),
+      };
+    }
+    case 'request':
+      switch (r.kind) {
+        case 'value': {
+          only(r, ['kind', 'name', 'prompt']);
+          if (r.prompt !== undefined && typeof r.prompt !== 'string') throw einval('prompt must be a string');
+          if (typeof r.prompt === 'string' && r.prompt.length > MAX_PROMPT) {
+            throw einval(`prompt must be at most ${MAX_PROMPT} characters`);
+          }
+          return { op: 'request', kind: 'value', name: checkName(r.name, 'secret'), ...(r.prompt !== undefined && { prompt: r.prompt as string }) };
+        }
+        case 'oauth':
+          only(r, ['kind', 'provider', 'oauth']);
+          if (!r.oauth || typeof r.oauth !== 'object' || Array.isArray(r.oauth)) throw einval('oauth must be an object');
+          return { op: 'request', kind: 'oauth', provider: string(r, 'provider')!, oauth: r.oauth as Record<string, unknown> };
+        case 'jerk-seal':
+          only(r, ['kind', 'provider']);
+          return { op: 'request', kind: 'jerk-seal', provider: string(r, 'provider')! };
+        default:
+          throw einval('kind must be value, oauth or jerk-seal');
+      }
+    case 'status':
+      only(r, ['id']);
+      return { op: 'status', ...(r.id !== undefined && { id: string(r, 'id') }) };
+    case 'cancel':
+      only(r, ['id']);
+      return { op: 'cancel', id: string(r, 'id')! };
+    case 'materialize':
+      return { op: 'materialize', name: typeof r.name === 'string' ? r.name : '' };
+    default:
+      throw einval(typeof r.op === 'string' ? `op ${r.op} is not a /dev/sealed op` : 'op must be a string');
+  }
+}
+
+/** The `sealed` op's `reply`: the op's result or `{ error }`, never a port error. */
+export async function answerSealed(vault: Vault, namespace: string, req: unknown, stamp: Stamp): Promise<SealedReply> {
+  try {
+    return await answer(vault, namespace, parseSealedRequest(req), stamp);
+  } catch (error) {
+    return { error: errorBody(error) };
+  }
+}
+
+async function answer(vault: Vault, namespace: string, request: SealedRequest, stamp: Stamp): Promise<SealedReply> {
+  const actor = { uid: stamp.uid, tag: stamp.tag };
+  switch (request.op) {
+    case 'seal':
+      // A process may rotate what a process sealed; a value from a person or a sign-in only root may.
+      return vault.write(namespace, { name: request.name, value: request.value, kind: 'secret', source: 'process' }, (existing) => {
+        if (existing.source !== 'process' && stamp.uid !== 0) {
+          throw new VaultError('EEXIST', `${request.name} holds a value from ${existing.source}; only root may replace it`);
+        }
+      }, actor);
+    case 'placeholder': {
+      const record = await vault.records.get(namespace, request.name);
+      if (!record) throw enoent(`there is no record named ${request.name}`);
+      return { placeholder: record.placeholder, state: stateOf(record, await vault.policy(namespace)) };
+    }
+    case 'list': {
+      const { secrets } = await vault.changed(namespace);
+      return {
+        secrets: secrets
+          .filter((s) => s.kind === 'secret' && s.state !== 'removed')
+          .map(({ name, placeholder, state, exec, rules, expiresAt }) => ({
+            name, placeholder, state, exec, rules, ...(expiresAt !== undefined && { expiresAt }),
+          })),
+      };
+    }
+    case 'test':
+      return vault.test(namespace, request);
+    case 'request': {
+      const { op: _, ...fields } = request;
+      const made = await vault.request(namespace, { ...fields, ...actor });
+      return { state: 'pending', id: made.id };
+    }
+    case 'status': {
+      const now = vault.now();
+      if (request.id !== undefined) return statusOf(await visible(vault, namespace, request.id, stamp), now);
+      const all = await vault.requests.all(namespace);
+      return { requests: all.filter((r) => stamp.uid === 0 || r.uid === stamp.uid).map((r) => statusOf(r, now)) };
+    }
+    case 'cancel': {
+      const mine = await visible(vault, namespace, request.id, stamp);
+      return (await vault.cancel(namespace, mine.id)) as SealedReply;
+    }
+    case 'materialize':
+      throw new VaultError('ENOTSUP', 'exec is not built yet');
+  }
+}
+
+/** A request the caller may see: its own, or any for root; others are ENOENT. */
+async function visible(vault: Vault, namespace: string, id: string, stamp: Stamp) {
+  const request = await vault.requests.get(namespace, id);
+  if (stamp.uid !== 0 && request.uid !== stamp.uid) throw enoent('there is no request with that id');
+  return request;
+}
