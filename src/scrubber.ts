@@ -88,8 +88,8 @@ function encodedForms(value: string, raw: Uint8Array): [form: string, bytes: Uin
     const from = Math.ceil((8 * a) / 6);
     const to = Math.floor((8 * (a + n)) / 6);
     out.push(['base64', std.subarray(from, to)], ['base64url', url.subarray(from, to)]);
-    // The value ending the encoded data: its last partial character, then padding (or none).
-    if ((a + n) % 3) out.push(['base64', std.subarray(from)], ['base64url', url.subarray(from, to + 1)]);
+    // The value ending padded data: its last partial character (zero bits after it), then '='.
+    if ((a + n) % 3) out.push(['base64', std.subarray(from)], ['base64url', url.subarray(from)]);
   }
   out.push(['hex', hex(raw, HEX)], ['hex', hex(raw, HEX_UPPER)]);
   out.push(['url', enc.encode(encodeURIComponent(value))]);

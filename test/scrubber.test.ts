@@ -1,0 +1,406 @@
+import { expect } from '@open-wc/testing';
+import type { ScrubHit } from '../src/contract.ts';
+import { compileScrubber, IDLE_MS, IDLE_RELEASE_MAX, type ScrubValue } from '../src/scrubber.ts';
+
+// ── A reference, written independently: the forms from btoa and friends, and a brute-force
+// leftmost-longest scan over every pattern. The scrubber must agree with it byte for byte.
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+const latin1 = (b: Uint8Array) => Array.from(b, (c) => String.fromCharCode(c)).join('');
+const bytesOf = (latin: string) => Uint8Array.from(latin, (c) => c.charCodeAt(0));
+const toUrl = (s: string) => s.replace(/\+/g, '-').replace(/\//g, '_');
+
+function refForms(value: string): [form: string, latin: string][] {
+  const raw = latin1(enc.encode(value));
+  const n = raw.length;
+  const out: [string, string][] = [['raw', raw]];
+  for (let a = 0; a < 3; a++) {
+    const full = btoa('\0'.repeat(a) + raw);
+    const from = Math.ceil((8 * a) / 6);
+    const to = Math.floor((8 * (a + n)) / 6);
+    out.push(['base64', full.slice(from, to)], ['base64url', toUrl(full.slice(from, to))]);
+    if ((a + n) % 3) out.push(['base64', full.slice(from)], ['base64url', toUrl(full.slice(from))]);
+  }
+  const hex = Array.from(raw, (c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join('');
+  out.push(['hex', hex], ['hex', hex.toUpperCase()], ['url', encodeURIComponent(value)]);
+  const json = JSON.stringify(value).slice(1, -1);
+  const ascii = json.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  out.push(['json', latin1(enc.encode(json))], ['json', ascii]);
+  return out;
+}
+
+/** What every value must lose: raw, the stable middles of base64/base64url at 3 alignments, hex, url, json. */
+const mustVanish = (value: string) => refForms(value).map(([, s]) => s);
+
+function refRedact(values: ScrubValue[], input: Uint8Array): { out: string; hits: ScrubHit[] } {
+  const pats = new Map<string, { name: string; form: string; rep: string }>();
+  for (const v of values) pats.set(latin1(enc.encode(v.value)), { name: v.name, form: 'raw', rep: latin1(enc.encode(v.placeholder)) });
+  for (const v of values) {
+    const raw = latin1(enc.encode(v.value));
+    for (const [form, s] of refForms(v.value).slice(1)) {
+      if (s !== raw && !pats.has(s)) pats.set(s, { name: v.name, form, rep: latin1(enc.encode(`[redacted:${v.name}]`)) });
+    }
+  }
+  const sorted = [...pats.keys()].sort((a, b) => b.length - a.length);
+  const text = latin1(input);
+  const counts = new Map<string, ScrubHit>();
+  let out = '';
+  for (let i = 0; i < text.length; ) {
+    const p = sorted.find((s) => text.startsWith(s, i));
+    if (p === undefined) {
+      out += text[i++];
+      continue;
+    }
+    const { name, form, rep } = pats.get(p)!;
+    const hit = counts.get(`${name} ${form}`) ?? { name, form, count: 0 };
+    hit.count++;
+    counts.set(`${name} ${form}`, hit);
+    out += rep;
+    i += p.length;
+  }
+  return { out, hits: sortHits([...counts.values()]) };
+}
+
+const sortHits = (hits: ScrubHit[]) => [...hits].sort((a, b) => (a.name + a.form < b.name + b.form ? -1 : a.name + a.form > b.name + b.form ? 1 : 0));
+
+// ── Seeded random inputs ────────────────────────────────────────────────────────────────
+
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Rand = ReturnType<typeof prng>;
+const int = (r: Rand, n: number) => Math.floor(r() * n);
+const pick = <T,>(r: Rand, a: readonly T[]): T => a[int(r, a.length)];
+const WIDE = ['é', 'ß', 'Ж', '日', '語', '€', '🔑', '😀'];
+const PRINTABLE = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('') + '\t\u0001';
+
+/** 8 to 200 UTF-8 bytes, ASCII or multi-byte, never CR, LF or NUL. */
+function randomValue(r: Rand): string {
+  const target = 8 + int(r, 193);
+  const wide = r() < 0.4;
+  let v = '';
+  for (;;) {
+    const c = wide && r() < 0.3 ? pick(r, WIDE) : PRINTABLE[int(r, PRINTABLE.length)];
+    if (enc.encode(v + c).length > target) break;
+    v += c;
+  }
+  while (enc.encode(v).length < 8) v += 'x';
+  return v;
+}
+
+function randomValues(r: Rand, count: number): ScrubValue[] {
+  return Array.from({ length: count }, (_, i) => ({ name: `V${i}`, placeholder: `⟦V${i}⟧`, value: randomValue(r) }));
+}
+
+const FILLER = ['the ', 'data ', '{"k":', '"],', ' = ', '\n', 'Zm9v', 'QUJD', '0123', 'abcd', '%20', '\\u00e9', 'é', '日本', '==', '/+', '-_'];
+
+/** Filler, near misses (forms cut short) and every form of some values, planted in blobs. */
+function randomText(r: Rand, values: ScrubValue[], pieces: number): string {
+  let text = '';
+  for (let i = 0; i < pieces; i++) {
+    const x = r();
+    const v = pick(r, values).value;
+    if (x < 0.55) text += pick(r, FILLER);
+    else if (x < 0.7) {
+      const form = pick(r, refForms(v))[1];
+      text += dec.decode(bytesOf(form.slice(0, 1 + int(r, form.length - 1)))); // a near miss
+    } else if (x < 0.8) text += v;
+    else if (x < 0.9) {
+      const blob = btoa(latin1(enc.encode(`${'ab'.slice(0, int(r, 3))}${v}${'cd'.slice(0, int(r, 3))}`)));
+      text += r() < 0.5 ? blob : toUrl(blob);
+    } else {
+      const [, form] = pick(r, refForms(v).slice(1));
+      text += dec.decode(bytesOf(form)); // hex, url or json (ASCII) or json with UTF-8
+    }
+  }
+  return text;
+}
+
+function split(r: Rand, bytes: Uint8Array): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length; ) {
+    const size = r() < 0.1 ? 0 : r() < 0.5 ? 1 + int(r, 8) : 1 + int(r, 300);
+    chunks.push(bytes.slice(at, at + size));
+    at += size;
+  }
+  return chunks;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0xc0ffee, 0x5eed, 20261130, 987654321];
+
+// ── Tests ───────────────────────────────────────────────────────────────────────────────
+
+describe('scrubber', () => {
+  describe('on random values and text', () => {
+    for (const seed of SEEDS) {
+      it(`agrees byte for byte with a brute-force leftmost-longest reference, and no form survives (seed ${seed})`, () => {
+        const r = prng(seed);
+        const values = randomValues(r, 1 + int(r, 30));
+        const scrubber = compileScrubber(values);
+        const input = enc.encode(randomText(r, values, 400));
+        const { bytes, hits } = scrubber.redactBytes(input);
+        const ref = refRedact(values, input);
+        expect(latin1(bytes), `seed ${seed}`).to.equal(ref.out);
+        expect(sortHits(hits), `seed ${seed}`).to.deep.equal(ref.hits);
+        expect(hits.length, `seed ${seed}: something was planted`).to.be.greaterThan(0);
+        const out = latin1(bytes);
+        for (const v of values) for (const form of mustVanish(v.value)) expect(out.includes(form), `seed ${seed}: a form of ${v.name} survived`).to.equal(false);
+      });
+
+      it(`streams the same output as one whole-input redaction, however the input is split (seed ${seed})`, () => {
+        const r = prng(seed ^ 0x9e3779b9);
+        const values = randomValues(r, 1 + int(r, 20));
+        const scrubber = compileScrubber(values);
+        const input = enc.encode(randomText(r, values, 300));
+        const whole = scrubber.redactBytes(input);
+        for (let round = 0; round < 4; round++) {
+          const stream = scrubber.stream();
+          const out = split(r, input).map((c) => stream.push(c));
+          out.push(stream.end());
+          expect(latin1(concat(out)), `seed ${seed}, round ${round}`).to.equal(latin1(whole.bytes));
+          expect(sortHits(stream.hits), `seed ${seed}, round ${round}`).to.deep.equal(sortHits(whole.hits));
+        }
+      });
+    }
+
+    it('passes text without any value through byte-identical, as bytes, strings and streams', () => {
+      const r = prng(42);
+      const values = randomValues(r, 50);
+      const scrubber = compileScrubber(values);
+      const text = randomText(r, randomValues(prng(43), 5), 2000);
+      const bytes = enc.encode(text);
+      const result = scrubber.redactBytes(bytes);
+      expect(result.bytes).to.equal(bytes);
+      expect(result.hits).to.deep.equal([]);
+      expect(scrubber.redact(text)).to.deep.equal({ text, hits: [] });
+      const stream = scrubber.stream();
+      const out = concat([...split(r, bytes).map((c) => stream.push(c)), stream.end()]);
+      expect(latin1(out)).to.equal(latin1(bytes));
+    });
+
+    it('redacts strings exactly as it redacts their UTF-8 bytes', () => {
+      const r = prng(7);
+      const values = randomValues(r, 10);
+      const scrubber = compileScrubber(values);
+      const text = randomText(r, values, 300);
+      const asBytes = scrubber.redactBytes(enc.encode(text));
+      const asText = scrubber.redact(text);
+      expect(asText.text).to.equal(dec.decode(asBytes.bytes));
+      expect(asText.hits).to.deep.equal(asBytes.hits);
+    });
+  });
+
+  describe('leftmost-longest', () => {
+    const scrub = (values: [string, string][], text: string) =>
+      compileScrubber(values.map(([name, value]) => ({ name, value, placeholder: `<${name}>` }))).redact(text).text;
+
+    it('prefers the longest value starting at the same place', () => {
+      expect(scrub([['SHORT', 'abcdefgh'], ['LONG', 'abcdefgh12345678']], 'x abcdefgh12345678 y abcdefgh1234 z')).to.equal('x <LONG> y <SHORT>1234 z');
+    });
+
+    it('prefers the value that starts first when two overlap', () => {
+      expect(scrub([['A', '11112222'], ['B', '22223333']], '111122223333')).to.equal('<A>3333');
+      expect(scrub([['A', '11112222'], ['B', '22223333']], '1112222333311112222')).to.equal('111<B><A>');
+    });
+
+    it('replaces a value nested in a longer one only where it stands alone', () => {
+      const values: [string, string][] = [['INNER', 'secretvalue99'], ['OUTER', 'xx-secretvalue99-yy']];
+      expect(scrub(values, 'a xx-secretvalue99-yy b secretvalue99 c xx-secretvalue99')).to.equal('a <OUTER> b <INNER> c xx-<INNER>');
+    });
+
+    it('replaces adjacent and repeated values one after another', () => {
+      expect(scrub([['A', 'aaaaaaaa']], 'aaaaaaaaaaaaaaaaaaa')).to.equal('<A><A>aaa');
+      expect(scrub([['A', 'alpha-123'], ['B', 'bravo-456']], 'alpha-123bravo-456alpha-123')).to.equal('<A><B><A>');
+    });
+
+    it('never rescans its own output, even when a placeholder spells another value', () => {
+      const scrubber = compileScrubber([
+        { name: 'A', value: 'first-secret-1', placeholder: 'second-secret-2' },
+        { name: 'B', value: 'second-secret-2', placeholder: '<B>' },
+      ]);
+      expect(scrubber.redact('first-secret-1 second-secret-2').text).to.equal('second-secret-2 <B>');
+    });
+
+    it('gives a raw value its placeholder even when it is also another value\'s encoded form', () => {
+      const hexOfA = Array.from(enc.encode('password1'), (b) => b.toString(16).padStart(2, '0')).join('');
+      const scrubber = compileScrubber([
+        { name: 'A', value: 'password1', placeholder: '<A>' },
+        { name: 'H', value: hexOfA, placeholder: '<H>' },
+      ]);
+      expect(scrubber.redact(`x ${hexOfA} y`)).to.deep.equal({ text: 'x <H> y', hits: [{ name: 'H', form: 'raw', count: 1 }] });
+    });
+  });
+
+  describe('forms', () => {
+    const A = { name: 'API_KEY', placeholder: 'SLICC_PLACEHOLDER_A', value: 'sk~~~Zq9/é+"secret"%x' }; // its base64 has a '+'
+    const scrubber = compileScrubber([A]);
+    const utf8 = enc.encode(A.value);
+    const hex = Array.from(utf8, (b) => b.toString(16).padStart(2, '0')).join('');
+
+    it('replaces the raw form by the placeholder and every encoded form by [redacted:NAME]', () => {
+      const text = [A.value, hex, hex.toUpperCase(), encodeURIComponent(A.value), JSON.stringify(A.value), btoa(latin1(utf8)), toUrl(btoa(latin1(utf8)))].join(' | ');
+      const { text: out, hits } = scrubber.redact(text);
+      expect(out).to.equal('SLICC_PLACEHOLDER_A | [redacted:API_KEY] | [redacted:API_KEY] | [redacted:API_KEY] | "[redacted:API_KEY]" | [redacted:API_KEY] | [redacted:API_KEY]');
+      expect(sortHits(hits)).to.deep.equal(sortHits([
+        { name: 'API_KEY', form: 'raw', count: 1 },
+        { name: 'API_KEY', form: 'hex', count: 2 },
+        { name: 'API_KEY', form: 'url', count: 1 },
+        { name: 'API_KEY', form: 'json', count: 1 },
+        { name: 'API_KEY', form: 'base64', count: 1 },
+        { name: 'API_KEY', form: 'base64url', count: 1 },
+      ]));
+    });
+
+    it('catches a Basic-auth header holding base64(user:VALUE)', () => {
+      // 'bob:' puts the value at byte alignment 1: 'Ym9i', then two characters mixing ':' and the value.
+      const header = `Authorization: Basic ${btoa(latin1(enc.encode(`bob:${A.value}`)))}`;
+      const { text, hits } = scrubber.redact(header);
+      expect(text).to.equal(`${header.slice(0, 'Authorization: Basic Ym9i'.length + 2)}[redacted:API_KEY]`);
+      expect(hits).to.deep.equal([{ name: 'API_KEY', form: 'base64', count: 1 }]);
+    });
+
+    it('catches a value inside a larger base64 blob at each of the three byte alignments', () => {
+      for (const lead of ['', 'x', 'xy', 'xyz']) {
+        const blob = btoa(latin1(enc.encode(`${lead}${A.value} and some more text`)));
+        const { text, hits } = scrubber.redact(`blob=${blob};`);
+        expect(text, `lead ${lead.length}`).to.match(/^blob=[A-Za-z0-9+/]{0,7}\[redacted:API_KEY\][A-Za-z0-9+/=]+;$/);
+        expect(hits, `lead ${lead.length}`).to.deep.equal([{ name: 'API_KEY', form: 'base64', count: 1 }]);
+      }
+    });
+
+    it('catches JSON with non-ASCII escaped, as Python writes it', () => {
+      const python = JSON.stringify(A.value).replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+      expect(scrubber.redact(`{"k": ${python}}`).text).to.equal('{"k": "[redacted:API_KEY]"}');
+    });
+
+    it('counts hits per name and form across values', () => {
+      const two = compileScrubber([A, { name: 'OTHER', placeholder: '<O>', value: 'other-value-42' }]);
+      const text = `${A.value} ${A.value} other-value-42 ${hex} ${btoa('other-value-42')} ${A.value}`;
+      expect(sortHits(two.redact(text).hits)).to.deep.equal(sortHits([
+        { name: 'API_KEY', form: 'raw', count: 3 },
+        { name: 'API_KEY', form: 'hex', count: 1 },
+        { name: 'OTHER', form: 'raw', count: 1 },
+        { name: 'OTHER', form: 'base64', count: 1 },
+      ]));
+    });
+
+    it('leaves out encoded forms equal to the raw form', () => {
+      // Plain alphanumerics: url and json encodings are the raw value itself, counted as raw.
+      const plain = compileScrubber([{ name: 'P', placeholder: '<P>', value: 'abcDEF123456' }]);
+      expect(plain.redact(`${encodeURIComponent('abcDEF123456')} ${JSON.stringify('abcDEF123456')}`)).to.deep.equal({
+        text: '<P> "<P>"',
+        hits: [{ name: 'P', form: 'raw', count: 2 }],
+      });
+    });
+  });
+
+  describe('streams', () => {
+    const V = 'Zq9-secret-value-XYZ'; // 20 bytes; '.' is in none of its forms
+    const scrubber = compileScrubber([{ name: 'S', placeholder: '<S>', value: V }]);
+    const text = (b: Uint8Array) => dec.decode(b);
+
+    it('releases everything that can no longer become a match at once', () => {
+      const stream = scrubber.stream();
+      expect(text(stream.push(enc.encode(`.....${V}.....${V.slice(0, 5)}`)))).to.equal('.....<S>.....');
+      expect(text(stream.push(enc.encode(`${V.slice(5)}..`)))).to.equal('<S>..');
+      expect(text(stream.end())).to.equal('');
+      expect(stream.hits).to.deep.equal([{ name: 'S', form: 'raw', count: 2 }]);
+    });
+
+    it(`lets a held tail of ${IDLE_RELEASE_MAX - 1} bytes through on idle, unscrubbed`, () => {
+      const stream = scrubber.stream();
+      expect(text(stream.push(enc.encode(`.....${V.slice(0, IDLE_RELEASE_MAX - 1)}`)))).to.equal('.....');
+      expect(text(stream.idle())).to.equal(V.slice(0, IDLE_RELEASE_MAX - 1));
+      expect(stream.idle().length).to.equal(0);
+      expect(text(stream.push(enc.encode(`${V.slice(IDLE_RELEASE_MAX - 1)}.`)))).to.equal(`${V.slice(IDLE_RELEASE_MAX - 1)}.`);
+      expect(text(stream.end())).to.equal('');
+    });
+
+    it(`keeps a held tail of ${IDLE_RELEASE_MAX} bytes on idle, and still catches the value`, () => {
+      const stream = scrubber.stream();
+      expect(text(stream.push(enc.encode(`.....${V.slice(0, IDLE_RELEASE_MAX)}`)))).to.equal('.....');
+      expect(stream.idle().length).to.equal(0);
+      expect(text(stream.push(enc.encode(V.slice(IDLE_RELEASE_MAX))))).to.equal('<S>');
+      expect(text(stream.end())).to.equal('');
+    });
+
+    it('releases a held partial match as it is at the end', () => {
+      const stream = scrubber.stream();
+      expect(text(stream.push(enc.encode(V.slice(0, 18))))).to.equal('');
+      expect(text(stream.end())).to.equal(V.slice(0, 18));
+      expect(stream.hits).to.deep.equal([]);
+      expect(() => stream.push(enc.encode('x'))).to.throw('ended');
+    });
+
+    it('holds a tail only as long as it is a pattern prefix, even a single byte', () => {
+      const stream = scrubber.stream();
+      expect(text(stream.push(enc.encode('..Z')))).to.equal('..');
+      expect(text(stream.push(enc.encode('.')))).to.equal('Z.');
+    });
+
+    it('keeps its held bytes when the owner reuses a pushed chunk', () => {
+      const stream = scrubber.stream();
+      const chunk = enc.encode(V.slice(0, 10));
+      stream.push(chunk);
+      chunk.fill(46);
+      expect(text(stream.push(enc.encode(V.slice(10))))).to.equal('<S>');
+    });
+
+    it(`exports the owner's idle delay of ${IDLE_MS} ms`, () => {
+      expect(IDLE_MS).to.equal(250);
+      expect(IDLE_RELEASE_MAX).to.equal(16);
+    });
+  });
+
+  describe('with no values', () => {
+    const empty = compileScrubber([]);
+
+    it('passes bytes, strings and streams through untouched', () => {
+      const bytes = enc.encode('anything at all, é 日本');
+      expect(empty.patterns).to.equal(0);
+      expect(empty.redactBytes(bytes).bytes).to.equal(bytes);
+      expect(empty.redact('anything')).to.deep.equal({ text: 'anything', hits: [] });
+      const stream = empty.stream();
+      expect(stream.push(bytes)).to.equal(bytes);
+      expect(stream.idle().length).to.equal(0);
+      expect(stream.end().length).to.equal(0);
+    });
+  });
+
+  describe('compiling', () => {
+    it('refuses a value shorter than 8 bytes without naming the value', () => {
+      expect(() => compileScrubber([{ name: 'TINY', placeholder: '<T>', value: 'hunter2' }]))
+        .to.throw(RangeError, /TINY/)
+        .and.satisfy((e: Error) => !e.message.includes('hunter2'));
+    });
+
+    it('compiles 1,000 values quickly into small tables', () => {
+      const values = randomValues(prng(1000), 1000);
+      const t0 = performance.now();
+      const scrubber = compileScrubber(values);
+      const ms = performance.now() - t0;
+      expect(ms).to.be.lessThan(1000);
+      expect(scrubber.tableBytes).to.be.lessThan(16 * 2 ** 20);
+      expect(scrubber.patterns).to.be.greaterThan(8000);
+    });
+  });
+});
