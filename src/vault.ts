@@ -17,7 +17,8 @@ import type {
 } from './contract.ts';
 import { emptyMeta, type VaultDb } from './db.ts';
 import { VaultError, einval } from './errors.ts';
-import { autoUnlock, lockOf, readLock } from './keys.ts';
+import { lockOf } from './keys.ts';
+import { KeyRing } from './keyring.ts';
 import { checkAttestation } from './policy/attest.ts';
 import { type Policy, emptyPolicy, mergePolicy, policyOf } from './policy/accepted.ts';
 import type { Endpoint } from './endpoints.ts';
@@ -49,7 +50,7 @@ export type Change = 'values' | 'audit' | 'status';
 export type ChangeListener = (namespace: string | null, changes: Change[]) => void | Promise<void>;
 
 /** Messages between vault documents of the origin. They never carry a value. */
-type BusMessage = { type: 'changed'; namespace: string | null; changes: Change[] } | { type: 'lock' };
+type BusMessage = { type: 'changed'; namespace: string | null; changes: Change[] };
 
 export interface VaultOptions {
   db: VaultDb;
@@ -62,15 +63,16 @@ export class Vault {
   readonly requests: Requests;
   readonly config: VaultConfig;
   readonly now: () => number;
-  private key: CryptoKey | null = null;
-  /** Namespaces whose values this document could scrub: it held the key since they last changed. */
+  readonly keys: KeyRing;
+  /** Whether this document held the key since it loaded (a compiled scrubber, until issue 6). */
   private heldKey = false;
   private readonly listeners = new Set<ChangeListener>();
   private readonly bus = new BroadcastChannel(CHANNEL);
   private purgeTimer?: ReturnType<typeof setInterval>;
   private expiryTimer?: ReturnType<typeof setTimeout>;
 
-  private constructor(private readonly db: VaultDb, options: VaultOptions) {
+  private constructor(private readonly db: VaultDb, keys: KeyRing, options: VaultOptions) {
+    this.keys = keys;
     this.config = options.config;
     this.now = options.now ?? Date.now;
     this.records = new Records(db, this.now);
@@ -80,8 +82,13 @@ export class Vault {
 
   /** Opens the vault of this document: auto-unlocks when no lock is set, purges, schedules purges. */
   static async open(options: VaultOptions): Promise<Vault> {
-    const vault = new Vault(options.db, options);
-    vault.setKey(await autoUnlock(options.db));
+    const keys = await KeyRing.open(options.db);
+    const vault = new Vault(options.db, keys, options);
+    if (keys.key) vault.heldKey = true;
+    keys.onChange(async (key) => {
+      if (key) vault.heldKey = true;
+      await vault.notify(null, ['status']);
+    });
     await vault.purge();
     vault.purgeTimer = setInterval(() => void vault.purge(), PURGE_EVERY_MS);
     await vault.watchExpiry();
@@ -92,11 +99,12 @@ export class Vault {
     clearInterval(this.purgeTimer);
     clearTimeout(this.expiryTimer);
     this.bus.close();
+    this.keys.close();
     this.listeners.clear();
   }
 
   get locked(): boolean {
-    return this.key === null;
+    return this.keys.key === null;
   }
 
   onChange(listener: ChangeListener): () => void {
@@ -235,8 +243,9 @@ export class Vault {
 
   /** Writes a checked value; shared by `put`, `seal` and `/dev/sealed`'s `seal`. */
   async write(namespace: string, input: RecordInput, check?: RotationCheck, actor?: Actor) {
-    if (!this.key) throw new VaultError('EACCES', 'vault is locked: unlock it to add or change a value');
-    const { record } = await this.records.write(namespace, this.key, this.clean(input), check, actor);
+    const key = this.keys.key;
+    if (!key) throw new VaultError('EACCES', 'vault is locked: unlock it to add or change a value');
+    const { record } = await this.records.write(namespace, key, this.clean(input), check, actor);
     await this.announce(namespace, ['values', 'audit', 'status']);
     return { placeholder: record.placeholder, state: stateOf(record, await this.policy(namespace)) };
   }
@@ -291,9 +300,7 @@ export class Vault {
 
   /** Drops the key in every vault document when a lock is set; without a lock it does nothing. */
   async lock(): Promise<void> {
-    if (!(await readLock(this.db))) return;
-    this.bus.postMessage({ type: 'lock' } satisfies BusMessage);
-    await this.dropKey();
+    await this.keys.lock();
   }
 
   async purge(): Promise<void> {
@@ -361,17 +368,6 @@ export class Vault {
     return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as unknown as RecordInput;
   }
 
-  private setKey(key: CryptoKey | null) {
-    this.key = key;
-    if (key) this.heldKey = true;
-  }
-
-  private async dropKey() {
-    if (!this.key) return;
-    this.key = null;
-    await this.notify(null, ['status']);
-  }
-
   private async announce(namespace: string, changes: Change[]) {
     this.bus.postMessage({ type: 'changed', namespace, changes } satisfies BusMessage);
     await this.notify(namespace, changes);
@@ -382,7 +378,6 @@ export class Vault {
   }
 
   private async fromBus(message: BusMessage) {
-    if (message.type === 'lock') await this.dropKey();
-    else await this.notify(message.namespace, message.changes);
+    await this.notify(message.namespace, message.changes);
   }
 }
