@@ -62,6 +62,11 @@ export class Gateway {
     vault.onChange((namespace, changes) => this.push(namespace, changes));
   }
 
+  /** The namespaces this document has page ports of (an embedder said hello as `page`). */
+  namespaces(): string[] {
+    return [...new Set([...this.connections].filter((c) => c.role === 'page').map((c) => c.namespace))];
+  }
+
   /** A window message: answered only when it is a hello from the parent, at an allowed origin. */
   async hello(event: MessageEvent): Promise<void> {
     const data = event.data as { type?: unknown; op?: unknown; v?: unknown; role?: unknown } | null;
