@@ -5,6 +5,7 @@ import type { AuditEntry, EpochMs, LockKinds, RecordKind, Source } from './contr
 import type { KeySlot } from './keys.ts';
 import type { StoredPolicy } from './policy/accepted.ts';
 import type { StoredRequest } from './requests.ts';
+import type { Registered } from './registered.ts';
 
 export const DB_NAME = 'slicc-vault';
 export const DB_VERSION = 3;
@@ -34,6 +35,8 @@ export interface NamespaceMeta {
   scrubVersion: number;
   exportedAt: EpochMs | null;
   reminderDismissed: boolean;
+  /** Model base URLs and MCP servers the agent registered (`endpoints`). */
+  registered?: Registered;
 }
 
 export type StoredAudit = AuditEntry & { namespace: string };

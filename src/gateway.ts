@@ -2,15 +2,23 @@
 // order (FIFO) and pushes events to page ports. The work itself is the vault's (vault.ts).
 import type { EmbedderList, ErrorBody, Role, VaultStatus } from './contract.ts';
 import { VaultError, einval, errorBody } from './errors.ts';
+import { AgentSession } from './agent.ts';
 import { answerSealed, parseStamp } from './sealed.ts';
 import { originAllowed } from './settings.ts';
 import type { Change, Vault } from './vault.ts';
 
-/** The agent role's ops; everything else is EACCES on an agent port. */
-export const AGENT_OPS = [
-  'redact', 'redactStream', 'push', 'idle', 'end', 'drop', 'endpoints',
-  'model', 'mcp', 'records', 'grant', 'refresh',
-] as const;
+/** The agent role's ops and their fields; everything else is EACCES on an agent port. */
+const AGENT_FIELDS: Record<string, readonly string[]> = {
+  redact: ['texts'],
+  redactStream: ['stream'],
+  push: ['stream', 'chunk'],
+  idle: ['stream'],
+  end: ['stream'],
+  drop: ['stream'],
+  endpoints: ['model', 'mcp'],
+};
+const AGENT_RESERVED = ['model', 'mcp', 'records', 'grant', 'refresh'];
+export const AGENT_OPS = [...Object.keys(AGENT_FIELDS), ...AGENT_RESERVED];
 
 /** Each page op's fields; any other field is EINVAL. */
 const PAGE_FIELDS: Record<string, readonly string[]> = {
@@ -46,6 +54,8 @@ interface Connection {
   tail: Promise<void>;
   /** The status fields this port last saw, to push `status` only when they change. */
   seen: string;
+  /** The agent port's streams. */
+  agent?: AgentSession;
 }
 
 /** The part of a status whose change is pushed as a `status` event. */
@@ -87,8 +97,10 @@ export class Gateway {
     if (role !== 'page' && role !== 'agent') return refuse({ code: 'EINVAL', message: 'role must be page or agent' });
 
     const namespace = event.origin;
+    await this.vault.serve(namespace);
     const status = await this.vault.status(namespace);
     const connection: Connection = { port, role, namespace, tail: Promise.resolve(), seen: statusKey(status) };
+    if (role === 'agent') connection.agent = new AgentSession(this.vault, namespace);
     port.postMessage({ v: 1, op: 'welcome', role, status });
     this.connections.add(connection);
     port.onmessage = (message) => this.enqueue(connection, message.data);
@@ -116,7 +128,7 @@ export class Gateway {
       if (typeof op !== 'string' || !op) throw einval('op must be a non-empty string');
       const result = connection.role === 'page'
         ? await this.page(connection.namespace, op, fields)
-        : await this.agent(op);
+        : await this.agent(connection.agent!, op, fields);
       return { v: 1, id, op, ...result };
     } catch (error) {
       if (!(error instanceof VaultError)) console.error(`slicc-vault: ${String(op)} failed (${(error as Error)?.name ?? 'error'})`);
@@ -162,11 +174,13 @@ export class Gateway {
     throw new VaultError('ENOTSUP', `${op} is not an op of this vault`);
   }
 
-  private async agent(op: string): Promise<object> {
-    if (!(AGENT_OPS as readonly string[]).includes(op)) {
-      throw new VaultError('EACCES', `${op} is not an op of the agent role`);
-    }
-    throw new VaultError('ENOTSUP', `${op} is not built yet`);
+  private async agent(session: AgentSession, op: string, fields: Fields): Promise<object> {
+    if (!AGENT_OPS.includes(op)) throw new VaultError('EACCES', `${op} is not an op of the agent role`);
+    const allowed = AGENT_FIELDS[op];
+    if (!allowed) throw new VaultError('ENOTSUP', `${op} is not built yet`);
+    const unknown = Object.keys(fields).find((field) => !allowed.includes(field));
+    if (unknown) throw einval(`${op} has no field ${unknown}`);
+    return session.answer(op, fields);
   }
 
   /** Pushes events to this document's page ports of the namespace (all namespaces for `null`). */

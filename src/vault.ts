@@ -19,6 +19,8 @@ import { emptyMeta, type VaultDb } from './db.ts';
 import { VaultError, einval } from './errors.ts';
 import { lockOf } from './keys.ts';
 import { KeyRing } from './keyring.ts';
+import { Scrubbers } from './scrubbers.ts';
+import { checkRegistration, emptyRegistered, mergeRegistered, refusedEndpoints } from './registered.ts';
 import { checkAttestation } from './policy/attest.ts';
 import { type Policy, emptyPolicy, mergePolicy, policyOf } from './policy/accepted.ts';
 import type { Endpoint } from './endpoints.ts';
@@ -64,8 +66,9 @@ export class Vault {
   readonly config: VaultConfig;
   readonly now: () => number;
   readonly keys: KeyRing;
-  /** Whether this document held the key since it loaded (a compiled scrubber, until issue 6). */
-  private heldKey = false;
+  readonly scrubbers: Scrubbers;
+  /** The namespaces this document serves, whose scrubbers it keeps compiled. */
+  private readonly served = new Set<string>();
   private readonly listeners = new Set<ChangeListener>();
   private readonly bus = new BroadcastChannel(CHANNEL);
   private purgeTimer?: ReturnType<typeof setInterval>;
@@ -76,6 +79,7 @@ export class Vault {
     this.config = options.config;
     this.now = options.now ?? Date.now;
     this.records = new Records(db, this.now);
+    this.scrubbers = new Scrubbers(this.records);
     this.requests = new Requests(db, this.config.requestLifetimeMs, this.now);
     this.bus.onmessage = (event: MessageEvent<BusMessage>) => void this.fromBus(event.data);
   }
@@ -84,9 +88,8 @@ export class Vault {
   static async open(options: VaultOptions): Promise<Vault> {
     const keys = await KeyRing.open(options.db);
     const vault = new Vault(options.db, keys, options);
-    if (keys.key) vault.heldKey = true;
     keys.onChange(async (key) => {
-      if (key) vault.heldKey = true;
+      for (const namespace of vault.served) await vault.scrubbers.refresh(namespace, key);
       await vault.notify(null, ['status']);
     });
     await vault.purge();
@@ -179,11 +182,12 @@ export class Vault {
       tx.objectStore('requests').index('byNamespace').getAll(namespace),
     ]);
     requests.sort((a, b) => a.createdAt - b.createdAt);
-    return snapshotOf({ lock: lockOf(slots), records, meta: meta ?? emptyMeta(namespace), stored, requests }, this.endpoints(namespace));
+    const known = meta ?? emptyMeta(namespace);
+    return snapshotOf({ lock: lockOf(slots), records, meta: known, stored, requests }, refusedEndpoints(builtinEndpoints, known.registered));
   }
 
   private scrubOf(snapshot: Snapshot) {
-    return scrubOf(snapshot, this.locked, this.heldKey);
+    return scrubOf(snapshot, this.locked, this.scrubbers.get(snapshot.meta.namespace) !== undefined);
   }
 
   // ── Changes ───────────────────────────────────────────────────────────────────────────
@@ -309,12 +313,13 @@ export class Vault {
 
   /** The accepted policy of the namespace in effect (without rules that reach only endpoints). */
   async policy(namespace: string): Promise<Policy> {
-    return withoutEndpointRules(policyOf(await this.db.get('policy', namespace)), this.endpoints(namespace)).policy;
+    const [stored, refused] = await Promise.all([this.db.get('policy', namespace), this.endpoints(namespace)]);
+    return withoutEndpointRules(policyOf(stored), refused).policy;
   }
 
   /** /dev/sealed's `test`: the injector's verdict for `Bearer <placeholder>`, sending nothing. */
   async test(namespace: string, request: TestRequest) {
-    const [records, policy] = await Promise.all([this.records.all(namespace), this.policy(namespace)]);
+    const [records, policy, refused] = await Promise.all([this.records.all(namespace), this.policy(namespace), this.endpoints(namespace)]);
     if (!records.some((r) => r.name === request.name)) throw new VaultError('ENOENT', `there is no record named ${request.name}`);
     // The verdict needs no value: its head is never used, so records go in without theirs.
     const byPlaceholder = new Map(records.map((r) => [r.placeholder, { ...r, value: '' }]));
@@ -324,13 +329,25 @@ export class Vault {
       now: this.now(),
       rules: policy.config?.rules ?? [],
       exits: policy.secrets?.exits ?? {},
-      refused: this.endpoints(namespace),
+      refused,
     });
   }
 
-  /** Model and MCP endpoints where the vault never injects: the built-in list. */
-  endpoints(_namespace: string): readonly Endpoint[] {
-    return builtinEndpoints;
+  /** Model and MCP endpoints where the vault never injects: the built-in list and the registered. */
+  async endpoints(namespace: string): Promise<Endpoint[]> {
+    return refusedEndpoints(builtinEndpoints, (await this.records.meta(namespace)).registered);
+  }
+
+  /** The agent's `endpoints`: registers model base URLs and MCP servers; they only ever add. */
+  async registerEndpoints(namespace: string, model: unknown, mcp: unknown) {
+    const added = checkRegistration(model, mcp);
+    const tx = this.db.transaction('namespaces', 'readwrite');
+    const meta = (await tx.store.get(namespace)) ?? emptyMeta(namespace);
+    const { registered, changed } = mergeRegistered(meta.registered ?? emptyRegistered(), added);
+    if (changed) await tx.store.put({ ...meta, registered });
+    await tx.done;
+    if (changed) await this.announce(namespace, ['audit']);
+    return { ok: true as const };
   }
 
   /**
@@ -354,7 +371,7 @@ export class Vault {
     for (const entry of merged.audit) await addAudit(tx, namespace, now, entry);
     await tx.done;
     if (merged.changed || merged.audit.length > 0) await this.announce(namespace, ['audit']);
-    const { config } = withoutEndpointRules(policyOf(merged.stored), this.endpoints(namespace)).policy;
+    const { config } = withoutEndpointRules(policyOf(merged.stored), await this.endpoints(namespace)).policy;
     const warnings = merged.files.flatMap((f) => f.warnings);
     return {
       accepted: merged.files.every((f) => f.accepted),
@@ -374,7 +391,23 @@ export class Vault {
   }
 
   private async notify(namespace: string | null, changes: Change[]) {
+    if (namespace && changes.includes('values') && this.served.has(namespace)) {
+      await this.scrubbers.refresh(namespace, this.keys.key);
+    }
     for (const listener of this.listeners) await listener(namespace, changes);
+  }
+
+  /** Starts serving a namespace (an embedder said hello): its scrubber compiles from now on. */
+  async serve(namespace: string): Promise<void> {
+    this.served.add(namespace);
+    await this.scrubbers.refresh(namespace, this.keys.key);
+  }
+
+  /** The namespace's scrubber, compiled if it can be; EACCES when locked before any compile. */
+  async scrubber(namespace: string) {
+    const compiled = await this.scrubbers.refresh(namespace, this.keys.key);
+    if (!compiled) throw new VaultError('EACCES', 'unlock the vault to continue');
+    return compiled;
   }
 
   private async fromBus(message: BusMessage) {

@@ -148,7 +148,7 @@ describe('the page ops', () => {
 
   it('import, export, unknown ops and ops not built yet answer ENOTSUP', async () => {
     const page = await welcomed();
-    for (const op of ['import', 'export', 'frobnicate', 'forward', 'redact']) {
+    for (const op of ['import', 'export', 'frobnicate', 'forward']) {
       expect((await page.request(op)).error?.code, op).to.equal('ENOTSUP');
     }
   });
@@ -173,14 +173,18 @@ describe('the page ops', () => {
 describe('the agent role', () => {
   beforeEach(resetVault);
 
-  it('answers EACCES for page ops and ENOTSUP for its own ops', async () => {
+  it('answers EACCES for page ops, ENOTSUP for the ops not built, and its own ops', async () => {
     const agent = await welcomed({ role: 'agent' });
     for (const op of ['status', 'put', 'list', 'sealed', 'forward', 'policy', 'lock']) {
       expect((await agent.request(op)).error?.code, op).to.equal('EACCES');
     }
-    for (const op of ['redact', 'redactStream', 'push', 'idle', 'end', 'drop', 'endpoints', 'model', 'mcp', 'records', 'grant', 'refresh']) {
+    for (const op of ['model', 'mcp', 'records', 'grant', 'refresh']) {
       expect((await agent.request(op)).error?.code, op).to.equal('ENOTSUP');
     }
+    for (const op of ['redact', 'redactStream', 'push', 'idle', 'end', 'drop', 'endpoints']) {
+      expect((await agent.request(op)).error?.code, op).to.equal('EINVAL');
+    }
+    expect((await agent.request('redact', { texts: ['plain'] })).texts).to.deep.equal(['plain']);
   });
 
   it('gets no events', async () => {

@@ -1,0 +1,116 @@
+import { expect } from '@open-wc/testing';
+import { FNOX, attest, fnoxConfig } from './helpers/attest.ts';
+import { canary, crossed, findCanaries, resetVault, welcomed } from './helpers/vault.ts';
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+const b64 = (s: string) => btoa(String.fromCharCode(...enc.encode(s)));
+
+describe('the agent ops', () => {
+  beforeEach(resetVault);
+
+  it('redact scrubs strings and bytes in order and type, raw to the placeholder, encoded to [redacted:NAME]', async () => {
+    const page = await welcomed();
+    const agent = await welcomed({ role: 'agent' });
+    const value = canary('redact');
+    const { placeholder } = await page.request('put', { name: 'API_KEY', value });
+    const reply = await agent.request('redact', { texts: [`token=${value};`, enc.encode(`b64 ${b64(value)} end`), 'nothing here'] });
+    expect(reply.op).to.equal('redact');
+    expect(reply.texts[0]).to.equal(`token=${placeholder};`);
+    expect(reply.texts[1]).to.be.instanceOf(Uint8Array);
+    expect(dec.decode(reply.texts[1])).to.match(/^b64 .*\[redacted:API_KEY\].* end$/);
+    expect(dec.decode(reply.texts[1])).to.not.include(b64(value).slice(4, 20));
+    expect(reply.texts[2]).to.equal('nothing here');
+    expect(reply.hits).to.deep.include({ name: 'API_KEY', form: 'raw', count: 1 });
+    expect(reply.hits.find((h: any) => h.form === 'base64').count).to.equal(1);
+    expect(reply.version).to.equal(1);
+  });
+
+  it('redact answers EINVAL for texts that are not strings or bytes', async () => {
+    const agent = await welcomed({ role: 'agent' });
+    expect((await agent.request('redact', { texts: [1] })).error).to.deep.equal({ code: 'EINVAL', message: 'texts must be a list of strings and Uint8Arrays' });
+    expect((await agent.request('redact', { texts: [], colour: 1 })).error.message).to.equal('redact has no field colour');
+  });
+
+  it('a stream releases what cannot become a match at once and scrubs the rest at its end', async () => {
+    const page = await welcomed();
+    const agent = await welcomed({ role: 'agent' });
+    const value = canary('stream');
+    const { placeholder } = await page.request('put', { name: 'STREAMED', value });
+    const opened = await agent.request('redactStream', { stream: 's1' });
+    expect(opened).to.include({ stream: 's1', idleMs: 250, version: 1 });
+    const text = `hello ${value} world`;
+    let out = '';
+    for (const byte of enc.encode(text)) out += dec.decode((await agent.request('push', { stream: 's1', chunk: new Uint8Array([byte]) })).chunk, { stream: true });
+    const end = await agent.request('end', { stream: 's1' });
+    out += dec.decode(end.chunk);
+    expect(out).to.equal(`hello ${placeholder} world`);
+    expect(end.hits).to.deep.equal([{ name: 'STREAMED', form: 'raw', count: 1 }]);
+    expect((await agent.request('push', { stream: 's1', chunk: new Uint8Array([1]) })).error.code).to.equal('ENOENT');
+  });
+
+  it('the idle release lets through a held tail of 15 bytes and not one of 16', async () => {
+    const page = await welcomed();
+    const agent = await welcomed({ role: 'agent' });
+    const value = `IDLE-${canary('idle')}`;
+    await page.request('put', { name: 'IDLE', value });
+    await agent.request('redactStream', { stream: 'short' });
+    await agent.request('redactStream', { stream: 'long' });
+    const fifteen = (await agent.request('push', { stream: 'short', chunk: enc.encode(`x ${value.slice(0, 15)}`) })).chunk;
+    const sixteen = (await agent.request('push', { stream: 'long', chunk: enc.encode(`x ${value.slice(0, 16)}`) })).chunk;
+    expect(dec.decode(fifteen)).to.equal('x ');
+    expect(dec.decode(sixteen)).to.equal('x ');
+    expect(dec.decode((await agent.request('idle', { stream: 'short' })).chunk)).to.equal(value.slice(0, 15));
+    expect((await agent.request('idle', { stream: 'long' })).chunk.length).to.equal(0);
+  });
+
+  it('a value rotated while a stream is open makes its next push EAGAIN, and the stream is gone', async () => {
+    const page = await welcomed();
+    const agent = await welcomed({ role: 'agent' });
+    await page.request('put', { name: 'ROTATED', value: canary() });
+    await agent.request('redactStream', { stream: 'old' });
+    await page.request('put', { name: 'ROTATED', value: canary() });
+    const reply = await agent.request('push', { stream: 'old', chunk: enc.encode('text') });
+    expect(reply.error.code).to.equal('EAGAIN');
+    expect((await agent.request('end', { stream: 'old' })).error.code).to.equal('ENOENT');
+    const again = await agent.request('redactStream', { stream: 'old' });
+    expect(again.version).to.equal(2);
+  });
+
+  it('opens at most 64 streams per port: the 65th is EAGAIN until one is dropped', async () => {
+    const agent = await welcomed({ role: 'agent' });
+    for (let i = 0; i < 64; i++) expect((await agent.request('redactStream', { stream: `s${i}` })).stream).to.equal(`s${i}`);
+    expect((await agent.request('redactStream', { stream: 's64' })).error).to.deep.equal({ code: 'EAGAIN', message: 'at most 64 streams may be open on a port' });
+    expect(await agent.request('drop', { stream: 's0' })).to.deep.include({ op: 'drop' });
+    expect((await agent.request('redactStream', { stream: 's64' })).stream).to.equal('s64');
+    const other = await welcomed({ role: 'agent' });
+    expect((await other.request('redactStream', { stream: 'x' })).stream, 'the limit is per port').to.equal('x');
+  });
+
+  it('endpoints registers model and MCP URLs, which refuse rules that reach only them', async () => {
+    const page = await welcomed();
+    const agent = await welcomed({ role: 'agent' });
+    const { placeholder } = await page.request('put', { name: 'GH', value: canary() });
+    const { placeholder: m } = await page.request('put', { name: 'LOCAL_MODEL', value: canary() });
+    await page.request('policy', { files: [await attest(FNOX, fnoxConfig([['GH', placeholder, 'api.github.com'], ['LOCAL_MODEL', m, 'llm.example.com']]))] });
+    expect((await page.request('list')).list.refused).to.deep.equal([]);
+    expect(await agent.request('endpoints', { model: ['https://llm.example.com/'], mcp: [{ server: 'tools', url: 'https://mcp.example.com/mcp', names: ['tools-token'] }] })).to.deep.include({ ok: true });
+    const state = (e: any, name: string) => e.secrets.find((s: any) => s.name === name)?.state;
+    await page.until((e) => e.op === 'changed' && state(e, 'GH') === 'active' && state(e, 'LOCAL_MODEL') === 'inert');
+    const { list } = await page.request('list');
+    expect(list.refused).to.deep.equal([
+      { secret: 'LOCAL_MODEL', rule: { domain: 'llm.example.com', header: 'authorization', methods: [], paths: [] }, reason: 'LOCAL_MODEL: host is a model or MCP endpoint; the vault never injects there' },
+    ]);
+    expect((await agent.request('endpoints', { model: ['http://llm.example.com/'] })).error.code).to.equal('EINVAL');
+    expect((await agent.request('endpoints', { mcp: ['http://8080.kernel.localhost/mcp'] })).ok).to.equal(true);
+    expect((await agent.request('endpoints', { mcp: ['http://9222.kernel.localhost/mcp'] })).error.code).to.equal('EINVAL');
+    expect((await agent.request('endpoints', {})).error.code).to.equal('EINVAL');
+  });
+});
+
+describe('the agent port', () => {
+  it('never received a value in this file', () => {
+    expect(crossed.length).to.be.greaterThan(100);
+    expect(findCanaries(crossed)).to.deep.equal([]);
+  });
+});
