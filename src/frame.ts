@@ -1,5 +1,6 @@
 // Starting the vault frame (index.html): hellos are held until config.json and embedders.json are
 // loaded, then the gateway answers them. A missing or malformed file answers nobody.
+import { AvailabilityBroadcaster } from './availability.ts';
 import { openVaultDb } from './db.ts';
 import { Gateway } from './gateway.ts';
 import { loadSettings } from './settings.ts';
@@ -13,8 +14,11 @@ export interface FrameOptions {
 export function startVaultFrame(win: Window = window, options: FrameOptions = {}): { ready: Promise<Gateway | null>; stop: () => void } {
   let held: MessageEvent[] | null = [];
   let gateway: Gateway | null = null;
+  let availability: AvailabilityBroadcaster | null = null;
+  // After a hello the namespace may be new here: its lock buttons learn its availability.
+  const hello = (event: MessageEvent) => void gateway!.hello(event).then(() => availability?.refresh());
   const onMessage = (event: MessageEvent) => {
-    if (gateway) void gateway.hello(event);
+    if (gateway) hello(event);
     else held?.push(event);
   };
   win.addEventListener('message', onMessage);
@@ -23,7 +27,8 @@ export function startVaultFrame(win: Window = window, options: FrameOptions = {}
       const { config, embedders } = await loadSettings(win.location.origin);
       const vault = await Vault.open({ db: await openVaultDb(), config, now: options.now });
       gateway = new Gateway(vault, embedders, win);
-      for (const event of held ?? []) void gateway.hello(event);
+      availability = new AvailabilityBroadcaster(vault, gateway, win);
+      for (const event of held ?? []) hello(event);
       return gateway;
     } catch (error) {
       console.error(`slicc-vault: answering nobody: ${(error as Error).message}`);
@@ -32,5 +37,9 @@ export function startVaultFrame(win: Window = window, options: FrameOptions = {}
       held = null;
     }
   })();
-  return { ready, stop: () => win.removeEventListener('message', onMessage) };
+  const stop = () => {
+    win.removeEventListener('message', onMessage);
+    availability?.stop();
+  };
+  return { ready, stop };
 }
