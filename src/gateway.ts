@@ -3,6 +3,7 @@
 import type { EmbedderList, ErrorBody, Role, VaultStatus } from './contract.ts';
 import { VaultError, einval, errorBody } from './errors.ts';
 import { AgentSession } from './agent.ts';
+import { forward } from './forward.ts';
 import { answerSealed, parseStamp } from './sealed.ts';
 import { originAllowed } from './settings.ts';
 import type { Change, Vault } from './vault.ts';
@@ -39,7 +40,6 @@ const PAGE_FIELDS: Record<string, readonly string[]> = {
 };
 
 const NOT_BUILT: Record<string, string> = {
-  forward: 'forward is not built yet',
   import: 'import is not built yet',
   export: 'export is not built yet',
 };
@@ -103,7 +103,7 @@ export class Gateway {
     if (role === 'agent') connection.agent = new AgentSession(this.vault, namespace);
     port.postMessage({ v: 1, op: 'welcome', role, status });
     this.connections.add(connection);
-    port.onmessage = (message) => this.enqueue(connection, message.data);
+    port.onmessage = (message) => this.enqueue(connection, message.data, message.ports);
   }
 
   /**
@@ -111,15 +111,15 @@ export class Gateway {
    * hang up: its queued requests still run, each whole in one transaction, and their replies go
    * nowhere. When the frame itself goes away, the queue goes with it.
    */
-  private enqueue(connection: Connection, data: unknown) {
+  private enqueue(connection: Connection, data: unknown, ports: readonly MessagePort[]) {
     connection.tail = connection.tail.then(async () => {
-      const reply = await this.answer(connection, data);
+      const reply = await this.answer(connection, data, ports);
       if (reply) connection.port.postMessage(reply);
     });
   }
 
   /** The reply to one request, or `null` for a message that isn't one (no readable id). */
-  private async answer(connection: Connection, data: unknown): Promise<object | null> {
+  private async answer(connection: Connection, data: unknown, ports: readonly MessagePort[]): Promise<object | null> {
     if (!data || typeof data !== 'object') return null;
     const { v, id, op, ...fields } = data as Fields;
     if (typeof id !== 'number' || !Number.isSafeInteger(id)) return null;
@@ -127,7 +127,7 @@ export class Gateway {
       if (v !== 1) throw einval('v must be 1');
       if (typeof op !== 'string' || !op) throw einval('op must be a non-empty string');
       const result = connection.role === 'page'
-        ? await this.page(connection.namespace, op, fields)
+        ? await this.page(connection.namespace, op, fields, ports)
         : await this.agent(connection.agent!, op, fields);
       return { v: 1, id, op, ...result };
     } catch (error) {
@@ -136,7 +136,7 @@ export class Gateway {
     }
   }
 
-  private async page(namespace: string, op: string, fields: Fields): Promise<object> {
+  private async page(namespace: string, op: string, fields: Fields, ports: readonly MessagePort[]): Promise<object> {
     const allowed = PAGE_FIELDS[op];
     if (!allowed || op in NOT_BUILT) throw new VaultError('ENOTSUP', NOT_BUILT[op] ?? `${op} is not an op of this vault`);
     const unknown = Object.keys(fields).find((field) => !allowed.includes(field));
@@ -170,6 +170,8 @@ export class Gateway {
         return vault.dismissBackupReminder(namespace);
       case 'policy':
         return vault.applyPolicy(namespace, fields.files);
+      case 'forward':
+        return forward(vault, namespace, fields, ports[0]);
     }
     throw new VaultError('ENOTSUP', `${op} is not an op of this vault`);
   }

@@ -137,11 +137,15 @@ export class Records {
     return [...changed];
   }
 
-  /** Marks a record used (an injection). */
-  async touch(id: string): Promise<void> {
-    const tx = this.db.transaction('records', 'readwrite');
-    const record = await tx.store.get(id);
-    if (record) await tx.store.put({ ...record, usedAt: this.now() });
+  /** Marks records used (an injection) and audits the uses, in one transaction. */
+  async use(namespace: string, ids: string[], entries: AuditDraft[]): Promise<void> {
+    const now = this.now();
+    const tx = this.db.transaction(['records', 'audit'], 'readwrite');
+    for (const id of ids) {
+      const record = await tx.objectStore('records').get(id);
+      if (record) await tx.objectStore('records').put({ ...record, usedAt: now });
+    }
+    for (const entry of entries) await addAudit(tx, namespace, now, entry);
     await tx.done;
   }
 

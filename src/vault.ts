@@ -27,7 +27,7 @@ import type { Endpoint } from './endpoints.ts';
 import { type TestRequest, testVerdict } from './injector.ts';
 import builtinEndpoints from './endpoints.json' with { type: 'json' };
 import { type NewRequest, Requests, pendingOf, stateAt } from './requests.ts';
-import { AUDIT_PAGE, type Actor, Records, type RecordInput, type RotationCheck, addAudit } from './records.ts';
+import { AUDIT_PAGE, type Actor, type AuditDraft, Records, type RecordInput, type RotationCheck, addAudit } from './records.ts';
 import { checkKind, checkName, checkOptionalString, checkOptionalTime, checkValue } from './validate.ts';
 import {
   type Snapshot,
@@ -336,6 +336,12 @@ export class Vault {
   /** Model and MCP endpoints where the vault never injects: the built-in list and the registered. */
   async endpoints(namespace: string): Promise<Endpoint[]> {
     return refusedEndpoints(builtinEndpoints, (await this.records.meta(namespace)).registered);
+  }
+
+  /** Records a use of values (`forward`): `usedAt` and the audit entries, then `changed`. */
+  async used(namespace: string, ids: string[], entries: AuditDraft[]): Promise<void> {
+    await this.records.use(namespace, ids, entries);
+    await this.announce(namespace, ['audit']);
   }
 
   /** The agent's `endpoints`: registers model base URLs and MCP servers; they only ever add. */

@@ -184,7 +184,7 @@ describe('records', () => {
     await records.restore(NS, 'V');
     expect(await version()).to.equal(4);
     await records.remove(NS, 'V');
-    await records.touch((await records.get(NS, 'V'))!.id);
+    await records.use(NS, [(await records.get(NS, 'V'))!.id], []);
     await records.dismissReminder(NS);
     await records.audit(NS);
     await records.values(NS, key);

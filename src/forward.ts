@@ -1,0 +1,111 @@
+// The `forward` op (README, Forward): bios asks the vault to fill a forwarded request's head, then
+// sends it itself. The injector (or, for a registered MCP server, decideMcp) decides; values are
+// decrypted only for the records it uses; each use is audited; the response comes back scrubbed.
+import type { ExitName, ForwardResult, RawTraits, RequestHead, Stamp } from './contract.ts';
+import type { StoredRecord } from './db.ts';
+import { einval } from './errors.ts';
+import { type InjectRecord, decideForward } from './injector.ts';
+import { decideMcp, mcpServerFor } from './mcp.ts';
+import { decryptValue } from './keys.ts';
+import { relayResponse } from './response.ts';
+import { parseStamp } from './sealed.ts';
+import type { Vault } from './vault.ts';
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const EXIT = /^(page|proxy|tailscale|device:[A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;
+
+export interface ForwardRequest {
+  head: RequestHead;
+  body?: Uint8Array;
+  owner: Stamp;
+  exit: ExitName;
+  rawTraits: RawTraits;
+}
+
+/** Checks the op's fields; EINVAL names the one that is wrong. */
+export function checkForward(fields: Record<string, unknown>): ForwardRequest {
+  const head = fields.head as Partial<RequestHead> | null;
+  if (!head || typeof head !== 'object') throw einval('head must be { method, url, headers }');
+  if (typeof head.method !== 'string' || !TOKEN.test(head.method)) throw einval('head.method must be an HTTP method');
+  if (typeof head.url !== 'string') throw einval('head.url must be a string');
+  try {
+    new URL(head.url);
+  } catch {
+    throw einval('head.url is not a URL');
+  }
+  if (!Array.isArray(head.headers) || !head.headers.every((h) => Array.isArray(h) && h.length === 2 && typeof h[0] === 'string' && typeof h[1] === 'string')) {
+    throw einval('head.headers must be a list of [name, value] strings');
+  }
+  if (!head.headers.every(([name]) => TOKEN.test(name))) throw einval('head.headers has a name that is not a header name');
+  const body = fields.body;
+  if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) throw einval('body must be bytes or a string');
+  if (typeof fields.exit !== 'string' || !EXIT.test(fields.exit)) throw einval('exit must be page, proxy, tailscale or device:<name>');
+  const traits = fields.rawTraits as Record<string, unknown> | null;
+  if (!traits || typeof traits !== 'object' || Array.isArray(traits)) throw einval('rawTraits must be { manualRedirects?, encodedBodies? }');
+  for (const [key, value] of Object.entries(traits)) {
+    if (!['manualRedirects', 'encodedBodies'].includes(key)) throw einval(`rawTraits has no field ${key}`);
+    if (typeof value !== 'boolean') throw einval(`rawTraits.${key} must be a boolean`);
+  }
+  return {
+    head: { method: head.method, url: head.url, headers: head.headers.map(([n, v]) => [n, v] as [string, string]) },
+    ...(body !== undefined && { body: typeof body === 'string' ? new TextEncoder().encode(body) : body }),
+    owner: parseStamp(fields.owner),
+    exit: fields.exit as ExitName,
+    rawTraits: traits as RawTraits,
+  };
+}
+
+/** Records by placeholder, with values only for `names` (decrypted now), '' for the rest. */
+async function byPlaceholder(records: StoredRecord[], key: CryptoKey | null, names: Set<string> = new Set()) {
+  const entries = await Promise.all(
+    records.map(async (r): Promise<[string, InjectRecord]> => {
+      const value = key && names.has(r.name) ? await decryptValue(key, r) : '';
+      return [r.placeholder, { name: r.name, kind: r.kind, placeholder: r.placeholder, removedAt: r.removedAt, expiresAt: r.expiresAt, value }];
+    }),
+  );
+  return new Map(entries);
+}
+
+export async function forward(vault: Vault, namespace: string, fields: Record<string, unknown>, port: MessagePort | undefined): Promise<ForwardResult> {
+  const request = checkForward(fields);
+  if (!port) throw einval('forward needs a MessagePort transferred for the response');
+  const result = await decide(vault, namespace, request);
+  if ('refused' in result) port.close();
+  else relayResponse(port, (await vault.scrubber(namespace)).scrubber);
+  return result;
+}
+
+async function decide(vault: Vault, namespace: string, { head, body, owner, exit, rawTraits }: ForwardRequest): Promise<ForwardResult> {
+  const [records, policy, meta, refused] = await Promise.all([
+    vault.records.all(namespace),
+    vault.policy(namespace),
+    vault.records.meta(namespace),
+    vault.endpoints(namespace),
+  ]);
+  const actor = { uid: owner.uid, tag: owner.tag };
+  const server = mcpServerFor(head.url, meta.registered?.mcp ?? []);
+
+  // Decide once without values to learn which records are used, then again with theirs.
+  const run = async (names?: Set<string>) => {
+    const key = vault.keys.key;
+    const input = { head, locked: key === null, now: vault.now(), records: await byPlaceholder(records, key, names) };
+    return server
+      ? decideMcp({ ...input, server })
+      : decideForward({ ...input, exit, rawTraits, rules: policy.config?.rules ?? [], exits: policy.secrets?.exits ?? {}, refused });
+  };
+  const first = await run();
+  if (!first.inject) return { refused: { status: first.status, reason: first.reason } };
+  const names = new Set('uses' in first ? first.uses.map((u) => u.name) : first.names);
+  const decision = await run(names);
+  if (!decision.inject) return { refused: { status: decision.status, reason: decision.reason } };
+
+  const used = records.filter((r) => names.has(r.name)).map((r) => r.id);
+  if ('uses' in decision) {
+    await vault.used(namespace, used, decision.uses.map((u) => ({ type: 'forward', ...u, exit, ...actor })));
+    return { head: decision.head };
+  }
+  const { domain, method, path } = decision;
+  await vault.used(namespace, used, [{ type: 'mcp', name: decision.names.join(','), server: server!.server, domain, method, path, exit, ...actor }]);
+  const scrubbed = body ? (await vault.scrubber(namespace)).scrubber.redactBytes(body).bytes : undefined;
+  return { head: decision.head, ...(scrubbed && { body: new Uint8Array(scrubbed) }) };
+}

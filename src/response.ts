@@ -1,0 +1,52 @@
+// The response of a forwarded request, over the port bios transferred with `forward` (README,
+// Forward): every part comes back scrubbed over the namespace's values: status text, URL, each
+// header name and value, the body as a stream (a held tail under 16 bytes goes after 250 ms
+// without input), and the error message.
+import type { ResponsePart } from './contract.ts';
+import { IDLE_MS, type Scrubber } from './scrubber.ts';
+
+export function relayResponse(port: MessagePort, scrubber: Scrubber): void {
+  const body = scrubber.stream();
+  const text = (s: unknown) => scrubber.redact(typeof s === 'string' ? s : '').text;
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  let done = false;
+  const send = (part: ResponsePart) => port.postMessage(part);
+  const sendBody = (chunk: Uint8Array) => chunk.length > 0 && send({ op: 'body', chunk: new Uint8Array(chunk) });
+  const finish = (last: ResponsePart) => {
+    clearTimeout(idle);
+    done = true;
+    sendBody(body.end());
+    send(last);
+    port.close();
+  };
+
+  port.onmessage = ({ data }: MessageEvent<ResponsePart>) => {
+    if (done || !data || typeof data !== 'object') return;
+    switch (data.op) {
+      case 'response':
+        send({
+          op: 'response',
+          status: Number.isSafeInteger(data.status) ? data.status : 0,
+          statusText: text(data.statusText),
+          url: text(data.url),
+          ...(typeof data.redirected === 'boolean' && { redirected: data.redirected }),
+          headers: Array.isArray(data.headers)
+            ? data.headers.filter((h) => Array.isArray(h)).map(([name, value]): [string, string] => [text(name), text(value)])
+            : [],
+        });
+        break;
+      case 'body':
+        if (!(data.chunk instanceof Uint8Array)) return;
+        clearTimeout(idle);
+        sendBody(body.push(data.chunk));
+        idle = setTimeout(() => sendBody(body.idle()), IDLE_MS);
+        break;
+      case 'end':
+        finish({ op: 'end' });
+        break;
+      case 'error':
+        finish({ op: 'error', message: text(data.message) });
+        break;
+    }
+  };
+}
