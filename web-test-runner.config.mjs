@@ -9,6 +9,7 @@ import { CHROMIUM_ARGS, ensureChromium } from './scripts/chromium.mjs';
 import { startServer, vaultServerConfig } from './scripts/vault-server.mjs';
 import { webauthnPlugin } from './test/plugins/webauthn.mjs';
 import { consolePlugin } from './test/plugins/console.mjs';
+import { windowsPlugin } from './test/plugins/windows.mjs';
 import { countingReporter } from './test/plugins/counting-reporter.mjs';
 
 function freePort() {
@@ -59,6 +60,7 @@ export default {
     esbuildPlugin({ ts: true, target: 'esnext' }),
     webauthnPlugin(),
     consolePlugin(),
+    windowsPlugin(),
     {
       name: 'origins',
       serve(context) {

@@ -15,6 +15,7 @@ const DOCUMENTS = {
   '/popup.html': '/static/popup.html',
   '/config.json': '/static/config.json',
   '/embedders.json': '/static/embedders.json',
+  '/lock.css': '/static/lock.css',
 };
 
 /** `frame-ancestors` sources for the embedder list: exact origins and `https://*.sliccy.ai` alike. */

@@ -1,23 +1,23 @@
-// A test-runner plugin that gives a test page Chromium's virtual WebAuthn authenticator over CDP.
-// Tests call it with executeServerCommand('webauthn', { action, ... }). The CDP session must stay
-// open or the authenticator disappears, so sessions are kept per test session.
-const sessions = new Map();
+// A test-runner plugin that gives a test page, or one of its popups, Chromium's virtual WebAuthn
+// authenticator over CDP. Tests call it with executeServerCommand('webauthn', { action, ... }).
+// Virtual authenticators belong to one page (a popup is a page of its own) and vanish with its CDP
+// session, so sessions are kept per page. `target` is a substring of the popup's URL (the newest
+// such page); without it the authenticator is the test page's.
+const sessions = new WeakMap();
 
 async function cdpFor(session, target) {
-  const key = `${session.id}:${target ?? 'page'}`;
-  let cdp = sessions.get(key);
+  const page = session.browser.getPage(session.id);
+  let targetPage = page;
+  if (target) {
+    const pages = (await page.browser().pages()).filter((p) => p.url().includes(target));
+    targetPage = pages.at(-1);
+    if (!targetPage) throw new Error(`webauthn: no page whose URL contains ${target}`);
+  }
+  let cdp = sessions.get(targetPage);
   if (!cdp) {
-    const page = session.browser.getPage(session.id);
-    let targetPage = page;
-    if (target) {
-      // A popup (or other window) of the test page, found by its URL.
-      const pages = await page.browser().pages();
-      targetPage = pages.find((p) => p.url().includes(target));
-      if (!targetPage) throw new Error(`webauthn: no page whose URL contains ${target}`);
-    }
     cdp = await targetPage.createCDPSession();
     await cdp.send('WebAuthn.enable', { enableUI: false });
-    sessions.set(key, cdp);
+    sessions.set(targetPage, cdp);
   }
   return cdp;
 }

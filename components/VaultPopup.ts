@@ -1,0 +1,252 @@
+import { LitElement, type PropertyValues, css, html, nothing } from 'lit';
+import { LockController, type PopupModel, type Screen } from './lock-controller.ts';
+import { spectrumClass, spectrumSheets } from './spectrum.ts';
+
+const TITLES: Record<Screen, string> = {
+  loading: 'Vault lock',
+  broken: 'Vault lock',
+  auto: 'The vault opens by itself',
+  'set-passphrase': 'Lock with a passphrase',
+  locked: 'The vault is locked',
+  unlocked: 'The vault is unlocked',
+  'add-passkey': 'Add a passkey',
+  'change-passphrase': 'Change the passphrase',
+  remove: 'Remove the lock',
+};
+
+/**
+ * The lock popup (popup.html). It renders the model's screen and forwards what the person asks
+ * for; passphrases go from the form straight to the model and the form is cleared.
+ */
+export class VaultPopup extends LitElement {
+  static override styles = [
+    ...spectrumSheets,
+    css`
+      :host {
+        display: block;
+      }
+      .spectrum {
+        box-sizing: border-box;
+        min-block-size: 100vh;
+        padding: var(--spectrum-spacing-500);
+        background: var(--spectrum-background-layer-1-color);
+        color: var(--spectrum-neutral-content-color-default);
+        font-family: var(--spectrum-sans-font-family-stack);
+        font-size: var(--spectrum-font-size-100);
+        line-height: 1.5;
+      }
+      h1 {
+        margin: 0 0 var(--spectrum-spacing-300);
+        color: var(--spectrum-heading-color);
+        font-size: var(--spectrum-font-size-500);
+        outline: none;
+      }
+      p {
+        margin: 0 0 var(--spectrum-spacing-300);
+      }
+      .origin {
+        color: var(--spectrum-neutral-subdued-content-color-default);
+        font-size: var(--spectrum-font-size-75);
+      }
+      .actions {
+        display: flex;
+        flex-wrap: wrap;
+        gap: var(--spectrum-spacing-200);
+        margin-block: var(--spectrum-spacing-300);
+      }
+      form {
+        margin-block: var(--spectrum-spacing-300);
+      }
+      label {
+        display: block;
+        margin-block-end: var(--spectrum-spacing-75);
+        color: var(--spectrum-neutral-subdued-content-color-default);
+        font-size: var(--spectrum-font-size-75);
+      }
+      input {
+        box-sizing: border-box;
+        inline-size: 100%;
+        margin-block-end: var(--spectrum-spacing-300);
+        padding: var(--spectrum-spacing-100);
+        border: var(--spectrum-border-width-100) solid var(--spectrum-gray-600);
+        border-radius: var(--spectrum-corner-radius-100);
+        background: var(--spectrum-gray-50);
+        color: var(--spectrum-neutral-content-color-default);
+        font: inherit;
+      }
+      input:focus-visible {
+        outline: var(--spectrum-focus-indicator-thickness, 2px) solid var(--spectrum-focus-indicator-color);
+        outline-offset: 1px;
+      }
+      .outcome {
+        margin-block: var(--spectrum-spacing-300);
+        padding: var(--spectrum-spacing-200);
+        border-inline-start: var(--spectrum-border-width-400) solid;
+        background: var(--spectrum-gray-100);
+      }
+      .outcome.success {
+        border-color: var(--spectrum-positive-visual-color);
+      }
+      .outcome.error {
+        border-color: var(--spectrum-negative-visual-color);
+      }
+      .or {
+        color: var(--spectrum-neutral-subdued-content-color-default);
+      }
+    `,
+  ];
+
+  static override properties = { model: { attribute: false } };
+  /** The lock controller; tests may give one of their own before the element connects. */
+  declare model: PopupModel;
+
+  override connectedCallback() {
+    this.model ??= new LockController(this);
+    super.connectedCallback();
+  }
+
+  override render() {
+    const { screen, theme, scale, outcome, namespace } = this.model.state;
+    return html`<main class=${spectrumClass(theme, scale)} aria-busy=${this.model.state.busy ? 'true' : 'false'}>
+      <h1 tabindex="-1">${TITLES[screen]}</h1>
+      ${namespace ? html`<p class="origin">Opened from ${namespace}</p>` : nothing}
+      ${this.screen(screen)}
+      <div role="status" aria-live="polite">
+        ${outcome?.kind === 'success' ? html`<p class="outcome success">${outcome.text}</p>` : nothing}
+      </div>
+      <div role="alert">${outcome?.kind === 'error' ? html`<p class="outcome error">${outcome.text}</p>` : nothing}</div>
+    </main>`;
+  }
+
+  protected override updated(changed: PropertyValues) {
+    super.updated(changed);
+    const screen = this.model.state.screen;
+    if (screen !== this.shown) {
+      // A new screen: focus its first field, or its heading, so keyboard and screen readers follow.
+      this.shown = screen;
+      const target = this.renderRoot.querySelector<HTMLElement>('input') ?? this.renderRoot.querySelector<HTMLElement>('h1');
+      target?.focus();
+    }
+  }
+
+  private shown?: Screen;
+
+  private screen(screen: Screen) {
+    const lock = this.model.state.lock;
+    switch (screen) {
+      case 'loading':
+        return html`<p>Opening the vault…</p>`;
+      case 'broken':
+        return nothing;
+      case 'auto':
+        return html`<p>
+            Right now the vault opens by itself in this browser: any SLICC window here can use your secrets without
+            asking. That is auto-unlock. Anyone who can use this browser profile can use them too.
+          </p>
+          <p>Lock it to ask for your passkey or a passphrase each time the browser starts anew.</p>
+          <div class="actions">
+            ${this.button('Lock with a passkey', () => this.model.addPasskey(), 'accent')}
+            ${this.button('Lock with a passphrase', () => this.model.go('set-passphrase'))}
+          </div>`;
+      case 'set-passphrase':
+        return html`${lock ? html`<p>Add a passphrase as a second way to unlock. You confirm with your passkey.</p>` : html`<p>
+                Choose a passphrase of at least 8 characters. Nobody can recover it for you: if you forget it, the
+                secrets in this vault are lost.
+              </p>`}
+          <form @submit=${(e: SubmitEvent) => this.submit(e, (f) => this.model.setPassphrase(f.get('new') ?? '', f.get('again') ?? '', lock ? { passkey: true } : undefined))}>
+            ${this.field('new', 'New passphrase', 'new-password')} ${this.field('again', 'The same passphrase again', 'new-password')}
+            <div class="actions">
+              ${this.submitButton(lock ? 'Add the passphrase' : 'Lock with this passphrase')} ${this.back(lock ? 'unlocked' : 'auto')}
+            </div>
+          </form>`;
+      case 'locked':
+        return html`<p>Unlock it to let SLICC use your secrets again.</p>
+          ${lock?.passkey
+            ? html`<div class="actions">${this.button('Unlock with your passkey', () => this.model.unlock({ passkey: true }), 'accent')}</div>`
+            : nothing}
+          ${lock?.passkey && lock.passphrase ? html`<p class="or">or</p>` : nothing}
+          ${lock?.passphrase
+            ? html`<form @submit=${(e: SubmitEvent) => this.submit(e, (f) => this.model.unlock({ passphrase: f.get('current') ?? '' }))}>
+                ${this.field('current', 'Passphrase', 'current-password')}
+                <div class="actions">${this.submitButton('Unlock', lock.passkey ? 'secondary' : 'accent')}</div>
+              </form>`
+            : nothing}`;
+      case 'unlocked':
+        return html`<p>
+            The vault is locked with ${lock?.passkey && lock.passphrase ? 'a passkey and a passphrase' : lock?.passkey ? 'a passkey' : 'a passphrase'}, and
+            it is open now. It stays open until you lock it or close every SLICC window.
+          </p>
+          <div class="actions">${this.button('Lock now', () => this.model.lockNow(), 'accent')}</div>
+          <div class="actions">
+            ${lock?.passkey ? nothing : this.button('Add a passkey', () => (lock?.passphrase ? this.model.go('add-passkey') : this.model.addPasskey()))}
+            ${lock?.passphrase ? this.button('Change the passphrase', () => this.model.go('change-passphrase')) : this.button('Add a passphrase', () => this.model.go('set-passphrase'))}
+            ${this.button('Remove the lock', () => this.model.go('remove'), 'negative')}
+          </div>`;
+      case 'add-passkey':
+        return html`<p>Confirm with your passphrase, then your browser asks you to create a passkey.</p>
+          <form @submit=${(e: SubmitEvent) => this.submit(e, (f) => this.model.addPasskey({ passphrase: f.get('current') ?? '' }))}>
+            ${this.field('current', 'Current passphrase', 'current-password')}
+            <div class="actions">${this.submitButton('Add a passkey')} ${this.back('unlocked')}</div>
+          </form>`;
+      case 'change-passphrase':
+        return html`<form @submit=${(e: SubmitEvent) => this.submit(e, (f) => this.model.setPassphrase(f.get('new') ?? '', f.get('again') ?? '', { passphrase: f.get('current') ?? '' }))}>
+          ${this.field('current', 'Current passphrase', 'current-password')} ${this.field('new', 'New passphrase', 'new-password')}
+          ${this.field('again', 'The new passphrase again', 'new-password')}
+          <div class="actions">${this.submitButton('Change the passphrase')} ${this.back('unlocked')}</div>
+        </form>`;
+      case 'remove':
+        return html`<p>
+            Without a lock the vault opens by itself again in this browser, for anyone who can use it. Confirm with
+            ${lock?.passkey && lock.passphrase ? 'your passkey or passphrase' : lock?.passkey ? 'your passkey' : 'your passphrase'}.
+          </p>
+          ${lock?.passkey
+            ? html`<div class="actions">${this.button('Remove with your passkey', () => this.model.removeLock({ passkey: true }), 'negative')}</div>`
+            : nothing}
+          ${lock?.passphrase
+            ? html`<form @submit=${(e: SubmitEvent) => this.submit(e, (f) => this.model.removeLock({ passphrase: f.get('current') ?? '' }))}>
+                ${this.field('current', 'Current passphrase', 'current-password')}
+                <div class="actions">${this.submitButton('Remove the lock', 'negative')}</div>
+              </form>`
+            : nothing}
+          <div class="actions">${this.back('unlocked')}</div>`;
+    }
+  }
+
+  private button(label: string, intent: () => unknown, variant = 'secondary') {
+    return html`<button
+      type="button"
+      class="spectrum-Button spectrum-Button--fill spectrum-Button--${variant} spectrum-Button--sizeM"
+      ?disabled=${this.model.state.busy}
+      @click=${() => void intent()}
+    >
+      <span class="spectrum-Button-label">${label}</span>
+    </button>`;
+  }
+
+  private submitButton(label: string, variant = 'accent') {
+    return html`<button type="submit" class="spectrum-Button spectrum-Button--fill spectrum-Button--${variant} spectrum-Button--sizeM" ?disabled=${this.model.state.busy}>
+      <span class="spectrum-Button-label">${label}</span>
+    </button>`;
+  }
+
+  private back(screen: Screen) {
+    return html`<button type="button" class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeM" @click=${() => this.model.go(screen)}>
+      <span class="spectrum-Button-label">Back</span>
+    </button>`;
+  }
+
+  private field(name: string, label: string, autocomplete: string) {
+    return html`<label for=${name}>${label}</label>
+      <input id=${name} name=${name} type="password" autocomplete=${autocomplete} required />`;
+  }
+
+  /** Hands the form's fields to the intent and clears them at once: nothing stays in the page. */
+  private submit(event: SubmitEvent, intent: (fields: { get(name: string): string | undefined }) => Promise<void>) {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const data = new FormData(form);
+    form.reset();
+    void intent({ get: (name) => (data.get(name) as string | null) ?? undefined });
+  }
+}
+

@@ -1,0 +1,200 @@
+// The popup's link to the lock (README, The popup): the key ring of this document, the key slots,
+// and what the person asked for. It keeps the screen and the outcome in plain words; the element
+// renders them and forwards the person's intents. No value or passphrase is ever kept or shown.
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { LockState } from '../src/contract.ts';
+import { openVaultDb } from '../src/db.ts';
+import { KeyRing } from '../src/keyring.ts';
+import { Lock, LockError, type Proof } from '../src/lock.ts';
+import { loadSettings } from '../src/settings.ts';
+import { CHANNEL } from '../src/vault.ts';
+import type { Scale, Theme } from './spectrum.ts';
+
+export type Screen =
+  | 'loading'
+  | 'broken'
+  /** No lock: auto-unlock explained, lock with a passkey or a passphrase. */
+  | 'auto'
+  | 'set-passphrase'
+  | 'locked'
+  /** Unlocked with a lock: lock now, add the other kind, change the passphrase, remove the lock. */
+  | 'unlocked'
+  | 'add-passkey'
+  | 'change-passphrase'
+  | 'remove';
+
+export interface Outcome {
+  kind: 'success' | 'error';
+  text: string;
+}
+
+export interface PopupState {
+  screen: Screen;
+  lock: LockState;
+  busy: boolean;
+  outcome: Outcome | null;
+  namespace: string | null;
+  theme: Theme;
+  scale: Scale;
+}
+
+/** What the element may ask for. Passphrases pass through, they are never stored here. */
+export interface PopupIntents {
+  go(screen: Screen): void;
+  unlock(proof: Proof): Promise<void>;
+  lockNow(): Promise<void>;
+  setPassphrase(passphrase: string, again: string, proof?: Proof): Promise<void>;
+  addPasskey(proof?: Proof): Promise<void>;
+  removeLock(proof: Proof): Promise<void>;
+}
+
+export type PopupModel = PopupIntents & { readonly state: PopupState };
+
+const plain = (text: string) => text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? '' : '.');
+
+export function initialState(location: Location | URL = window.location): PopupState {
+  const params = new URLSearchParams(location.search);
+  const theme = params.get('theme') ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+  return {
+    screen: 'loading',
+    lock: null,
+    busy: false,
+    outcome: null,
+    namespace: params.get('namespace'),
+    theme: theme === 'dark' ? 'dark' : 'light',
+    scale: params.get('scale') === 'large' ? 'large' : 'medium',
+  };
+}
+
+export class LockController implements ReactiveController, PopupModel {
+  state: PopupState;
+  private lock?: Lock;
+  private ring?: KeyRing;
+  private bus?: BroadcastChannel;
+  /** Opened by the button to unlock: it closes itself once unlocked. */
+  private readonly closeAfterUnlock: boolean;
+
+  constructor(private readonly host: ReactiveControllerHost, private readonly win: Window = window) {
+    this.state = initialState(win.location);
+    this.closeAfterUnlock = new URLSearchParams(win.location.search).get('intent') === 'unlock';
+    host.addController(this);
+  }
+
+  hostConnected() {
+    void this.start();
+  }
+
+  hostDisconnected() {
+    this.ring?.close();
+    this.bus?.close();
+  }
+
+  go(screen: Screen) {
+    this.set({ screen, outcome: null });
+  }
+
+  unlock(proof: Proof) {
+    return this.act(async () => {
+      await this.ring!.give(await this.lock!.unlock(proof));
+      this.set({ screen: 'unlocked', outcome: { kind: 'success', text: 'Unlocked. Every SLICC window of this browser can use the vault now.' } });
+      // The key went out on the channel before this; a moment lets the popup be read before it goes.
+      if (this.closeAfterUnlock) setTimeout(() => this.win.close(), 600);
+    });
+  }
+
+  lockNow() {
+    return this.act(async () => {
+      await this.ring!.lock();
+      this.set({ screen: 'locked', outcome: { kind: 'success', text: 'Locked. Every SLICC window of this browser needs the passkey or passphrase again.' } });
+    });
+  }
+
+  setPassphrase(passphrase: string, again: string, proof?: Proof) {
+    return this.act(async () => {
+      if (passphrase !== again) throw new LockError('weak-passphrase', "the two passphrases aren't the same; nothing changed");
+      const had = this.state.lock;
+      await this.lock!.setPassphrase(passphrase, proof);
+      const text = had?.passphrase
+        ? 'The passphrase is changed. The old one no longer unlocks the vault.'
+        : had
+          ? 'The passphrase is added. Either the passkey or the passphrase unlocks the vault.'
+          : 'The vault is locked with a passphrase. It stays open until you lock it or close every SLICC window.';
+      this.set({ screen: 'unlocked', outcome: { kind: 'success', text } });
+    });
+  }
+
+  addPasskey(proof?: Proof) {
+    return this.act(async () => {
+      const had = this.state.lock;
+      await this.lock!.setPasskey(proof);
+      const text = had
+        ? 'The passkey is added. Either the passkey or the passphrase unlocks the vault.'
+        : 'The vault is locked with your passkey. It stays open until you lock it or close every SLICC window.';
+      this.set({ screen: 'unlocked', outcome: { kind: 'success', text } });
+    });
+  }
+
+  removeLock(proof: Proof) {
+    return this.act(async () => {
+      await this.ring!.give(await this.lock!.removeLock(proof));
+      this.set({ screen: 'auto', outcome: { kind: 'success', text: 'The lock is removed. The vault opens by itself again in this browser.' } });
+    });
+  }
+
+  private async start() {
+    try {
+      const { config } = await loadSettings(this.win.location.origin);
+      const db = await openVaultDb();
+      this.lock = new Lock(db, { iterations: config.passphraseIterations, rpName: config.name });
+      this.ring = await KeyRing.open(db);
+      this.ring.onChange(() => this.refresh());
+      // Another popup may set or remove a lock: the vault's bus says so.
+      this.bus = new BroadcastChannel(CHANNEL);
+      this.bus.onmessage = () => void this.refresh();
+      await this.refresh();
+    } catch (error) {
+      console.error(`slicc-vault: the lock popup could not start: ${(error as Error).message}`);
+      this.set({ screen: 'broken', outcome: { kind: 'error', text: "The vault couldn't start here. Close this window and try again." } });
+    }
+  }
+
+  /** Follows the lock and key as they are now, keeping a form open while it still applies. */
+  private async refresh() {
+    const lock = await this.lock!.state();
+    const unlocked = this.ring!.key !== null;
+    const base: Screen = !lock ? 'auto' : unlocked ? 'unlocked' : 'locked';
+    const forms: Record<Screen, Screen[]> = {
+      auto: ['set-passphrase'],
+      unlocked: ['set-passphrase', 'add-passkey', 'change-passphrase', 'remove'],
+      locked: [],
+      loading: [],
+      broken: [],
+      'set-passphrase': [],
+      'add-passkey': [],
+      'change-passphrase': [],
+      remove: [],
+    };
+    const screen = forms[base].includes(this.state.screen) ? this.state.screen : base;
+    this.set({ lock, screen });
+  }
+
+  private async act(work: () => Promise<void>) {
+    if (this.state.busy) return;
+    this.set({ busy: true, outcome: null });
+    try {
+      await work();
+    } catch (error) {
+      const text = error instanceof LockError ? plain(error.message) : 'Something went wrong; nothing changed. Try again.';
+      if (!(error instanceof LockError)) console.error(`slicc-vault: lock popup: ${(error as Error)?.name ?? 'error'}`);
+      this.set({ outcome: { kind: 'error', text } });
+    } finally {
+      this.set({ busy: false });
+      await this.refresh().catch(() => undefined);
+    }
+  }
+
+  private set(patch: Partial<PopupState>) {
+    this.state = { ...this.state, ...patch };
+    this.host.requestUpdate();
+  }
+}

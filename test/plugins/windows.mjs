@@ -1,0 +1,111 @@
+// A test-runner plugin that drives the test page's other windows (the lock popup) and frames the
+// way a person would, with real mouse and keyboard input through puppeteer, and takes screenshots.
+// Tests call it with executeServerCommand('window', { action, url?, ... }); `url` is a substring
+// of the page's (or frame's) URL, and without it the action is on the test page itself.
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+
+const ARTIFACTS = resolve('test-artifacts');
+
+async function pageOf(session, url) {
+  const page = session.browser.getPage(session.id);
+  if (!url) return page;
+  const pages = (await page.browser().pages()).filter((p) => p.url().includes(url));
+  return pages.at(-1) ?? null;
+}
+
+async function waitForPage(session, url, ms) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const page = await pageOf(session, url);
+    if (page) return page;
+    if (Date.now() > end) throw new Error(`window: no page whose URL contains ${url} within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The centre of the first button or link in the element's shadow root whose text is `text`. */
+const findButton = (host, text) => {
+  const root = document.querySelector(host)?.shadowRoot;
+  const button = [...(root?.querySelectorAll('button') ?? [])].find((b) => b.textContent.trim() === text && !b.disabled);
+  if (!button) return null;
+  const r = button.getBoundingClientRect();
+  return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+};
+
+export function windowsPlugin() {
+  return {
+    name: 'windows',
+    async executeCommand({ command, payload, session }) {
+      if (command !== 'window') return undefined;
+      const { action, url, ms = 5000 } = payload ?? {};
+      switch (action) {
+        case 'wait': {
+          const page = await waitForPage(session, url, ms);
+          return page.url();
+        }
+        case 'open': {
+          const page = await pageOf(session, url);
+          return page ? page.url() : null;
+        }
+        case 'closed': {
+          const end = Date.now() + ms;
+          while (await pageOf(session, url)) {
+            if (Date.now() > end) return false;
+            await new Promise((r) => setTimeout(r, 50));
+          }
+          return true;
+        }
+        case 'close': {
+          const page = session.browser.getPage(session.id);
+          for (const p of await page.browser().pages()) if (p !== page && p.url().includes(url)) await p.close();
+          return true;
+        }
+        case 'click': {
+          // A real click on a button found by its text in `host`'s shadow root.
+          const page = await waitForPage(session, url, ms);
+          const end = Date.now() + ms;
+          let at = null;
+          while (!(at = await page.evaluate(findButton, payload.host ?? 'vault-popup', payload.text))) {
+            if (Date.now() > end) throw new Error(`window: no enabled button "${payload.text}" in ${url}`);
+            await new Promise((r) => setTimeout(r, 50));
+          }
+          await page.mouse.click(at.x, at.y);
+          return true;
+        }
+        case 'focus-field': {
+          const page = await waitForPage(session, url, ms);
+          await page.evaluate((id) => document.querySelector('vault-popup').shadowRoot.getElementById(id).focus(), payload.field);
+          return true;
+        }
+        case 'type': {
+          const page = await waitForPage(session, url, ms);
+          await page.keyboard.type(payload.text);
+          return true;
+        }
+        case 'press': {
+          const page = await waitForPage(session, url, ms);
+          for (const key of [].concat(payload.key)) await page.keyboard.press(key);
+          return true;
+        }
+        case 'evaluate': {
+          // An expression in the page, or in its frame whose URL contains `frame`.
+          const page = await waitForPage(session, url, ms);
+          const target = payload.frame ? page.frames().find((f) => f.url().includes(payload.frame)) : page;
+          if (!target) throw new Error(`window: no frame whose URL contains ${payload.frame}`);
+          return target.evaluate(payload.expression);
+        }
+        case 'screenshot': {
+          const page = await waitForPage(session, url, ms);
+          const path = resolve(ARTIFACTS, payload.name);
+          if (!path.startsWith(ARTIFACTS)) throw new Error('window: screenshots go under test-artifacts/');
+          await mkdir(dirname(path), { recursive: true });
+          await page.screenshot({ path, clip: payload.clip, captureBeyondViewport: true });
+          return payload.name;
+        }
+        default:
+          throw new Error(`window: unknown action ${action}`);
+      }
+    },
+  };
+}
