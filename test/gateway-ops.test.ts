@@ -146,9 +146,9 @@ describe('the page ops', () => {
     expect((await page.request('put', { name: 'STILL_OPEN', value: canary() })).placeholder).to.match(PLACEHOLDER);
   });
 
-  it('import, export, unknown ops and ops not built yet answer ENOTSUP', async () => {
+  it('import, export and unknown ops answer ENOTSUP', async () => {
     const page = await welcomed();
-    for (const op of ['import', 'export', 'frobnicate', 'forward']) {
+    for (const op of ['import', 'export', 'frobnicate']) {
       expect((await page.request(op)).error?.code, op).to.equal('ENOTSUP');
     }
   });
