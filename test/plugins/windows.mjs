@@ -75,7 +75,16 @@ export function windowsPlugin() {
         }
         case 'focus-field': {
           const page = await waitForPage(session, url, ms);
-          await page.evaluate((id) => document.querySelector('vault-popup').shadowRoot.getElementById(id).focus(), payload.field);
+          const focus = (id) => {
+            const field = document.querySelector('vault-popup')?.shadowRoot?.getElementById(id);
+            field?.focus();
+            return Boolean(field);
+          };
+          const end = Date.now() + ms;
+          while (!(await page.evaluate(focus, payload.field))) {
+            if (Date.now() > end) throw new Error(`window: no field ${payload.field} in ${url}`);
+            await new Promise((r) => setTimeout(r, 50));
+          }
           return true;
         }
         case 'type': {

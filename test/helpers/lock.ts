@@ -1,0 +1,100 @@
+// Driving the lock from a test: the lock button embedded cross-origin, a real click on it, and the
+// popup it opens, used with the real mouse and keyboard through the `window` test plugin.
+import { executeServerCommand, sendMouse } from '@web/test-runner-commands';
+import type { Availability } from '../../src/contract.ts';
+import { origins } from './origins.ts';
+import { loaded, wait } from './vault.ts';
+
+export const POPUP = '/popup.html';
+
+export interface EmbeddedButton {
+  frame: HTMLIFrameElement;
+  /** Every availability the button told the embedder, in order. */
+  said: Availability[];
+  until(availability: Availability, ms?: number): Promise<void>;
+  /** The button's accessible name, read in its frame. */
+  label(): Promise<string>;
+}
+
+/** Embeds button.html, says the button hello after load, and records what it answers. */
+export async function embedButton(options: { sandbox?: string; theme?: string; scale?: string } = {}): Promise<EmbeddedButton> {
+  const frame = document.createElement('iframe');
+  if (options.sandbox !== undefined) frame.setAttribute('sandbox', options.sandbox);
+  frame.width = '64';
+  frame.height = '64';
+  const said: Availability[] = [];
+  window.addEventListener('message', (e) => {
+    if (e.source === frame.contentWindow && e.data?.type === 'slicc-vault-button') said.push(e.data.availability);
+  });
+  frame.src = `${origins.vault}/button.html`;
+  document.body.prepend(frame);
+  await loaded(frame);
+  frame.contentWindow!.postMessage({ type: 'slicc-vault-button', v: 1, theme: options.theme, scale: options.scale }, origins.vault);
+  const button: EmbeddedButton = {
+    frame,
+    said,
+    async until(availability, ms = 5000) {
+      const end = Date.now() + ms;
+      while (said.at(-1) !== availability) {
+        if (Date.now() > end) throw new Error(`the button said ${JSON.stringify(said)}, not ${availability}, within ${ms} ms`);
+        await wait(20);
+      }
+    },
+    label: () =>
+      executeServerCommand('window', {
+        action: 'evaluate',
+        frame: '/button.html',
+        expression: "document.querySelector('vault-button').shadowRoot.querySelector('button').getAttribute('aria-label')",
+      }) as Promise<string>,
+  };
+  cleanups.push(() => frame.remove());
+  return button;
+}
+
+const cleanups: (() => void)[] = [];
+afterEach(async () => {
+  for (const undo of cleanups.splice(0)) undo();
+  await executeServerCommand('window', { action: 'close', url: POPUP });
+});
+
+/** A real mouse click in the middle of the button's iframe. */
+export async function clickButton(button: EmbeddedButton) {
+  const r = button.frame.getBoundingClientRect();
+  await sendMouse({ type: 'click', position: [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)] });
+}
+
+const popupCommand = (action: string, fields: Record<string, unknown> = {}) =>
+  executeServerCommand('window', { action, url: POPUP, ...fields });
+
+/** The lock popup, driven like a person would. */
+export const popup = {
+  wait: () => popupCommand('wait'),
+  isOpen: async () => (await popupCommand('open')) !== null,
+  closed: (ms = 3000) => popupCommand('closed', { ms }) as Promise<boolean>,
+  click: (text: string) => popupCommand('click', { text }),
+  /** Focuses a field by its id and types into it with the keyboard. */
+  async fill(field: string, text: string) {
+    await popupCommand('focus-field', { field });
+    await popupCommand('type', { text });
+  },
+  type: (text: string) => popupCommand('type', { text }),
+  press: (key: string | string[]) => popupCommand('press', { key }),
+  text: () =>
+    popupCommand('evaluate', { expression: "document.querySelector('vault-popup')?.shadowRoot?.querySelector('main')?.innerText ?? ''" }) as Promise<string>,
+  /** What has the keyboard focus in the popup: the focused element's tag and text or id. */
+  focused: () =>
+    popupCommand('evaluate', {
+      expression: "(() => { const a = document.querySelector('vault-popup').shadowRoot.activeElement; return a ? `${a.tagName.toLowerCase()}:${a.id || a.textContent.trim()}` : '' })()",
+    }) as Promise<string>,
+  /** Waits until the popup's text contains `text`. */
+  async shows(text: string, ms = 5000): Promise<string> {
+    const end = Date.now() + ms;
+    for (;;) {
+      const now = await popup.text();
+      if (now.includes(text)) return now;
+      if (Date.now() > end) throw new Error(`the popup shows ${JSON.stringify(now)}, not ${JSON.stringify(text)}`);
+      await wait(30);
+    }
+  },
+  addAuthenticator: (prf = true) => executeServerCommand('webauthn', { action: 'add', prf, target: POPUP }),
+};

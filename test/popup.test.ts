@@ -1,0 +1,159 @@
+// The lock end to end, in real Chromium: the button in a cross-origin iframe, the popup it opens on
+// a real click, Chromium's virtual authenticator in that popup, and vault frames in other iframes
+// that follow the lock without a reload.
+import { expect } from '@open-wc/testing';
+import { clickButton, embedButton, popup } from './helpers/lock.ts';
+import { canary, resetVault, wait, welcomed, type VaultClient } from './helpers/vault.ts';
+
+const STAMP = { pid: 1, ppid: 0, uid: 1000, gid: 1000, tag: 't' };
+const lockedWith = (client: VaultClient, locked: boolean, since = 0) =>
+  client.until((e) => e.op === 'status' && e.status.locked === locked, since, 5000, `no status with locked ${locked}`);
+
+async function expectLockedOut(client: VaultClient) {
+  const put = await client.request('put', { name: 'LATER_TOKEN', value: canary('later') });
+  expect(put.error.code).to.equal('EACCES');
+  expect(put.error.message).to.match(/^vault is locked/);
+  const sealed = await client.request('sealed', { req: { op: 'seal', name: 'SEALED_TOKEN', value: canary('sealed') }, stamp: STAMP });
+  expect(sealed.reply.error.code).to.equal('EACCES');
+}
+
+describe('the lock popup', () => {
+  beforeEach(resetVault);
+
+  it('locks with a passkey; after a reload the frame is locked until the popup, opened by a click on the button, unlocks every frame; lock now locks both', async () => {
+    const a = await welcomed();
+    expect((await a.request('put', { name: 'API_TOKEN', value: canary('pk') })).placeholder).to.be.a('string');
+    const b = await welcomed();
+    const button = await embedButton();
+    await button.until('ready');
+
+    await clickButton(button);
+    await popup.wait();
+    await popup.shows('The vault opens by itself');
+    await popup.addAuthenticator();
+    await popup.click('Lock with a passkey');
+    await popup.shows('The vault is locked with your passkey');
+    const withPasskey = await a.until((e) => e.op === 'status' && e.status.lock?.passkey === true);
+    expect(withPasskey.status).to.include({ locked: false });
+
+    await popup.click('Lock now');
+    await Promise.all([lockedWith(a, true), lockedWith(b, true), button.until('locked')]);
+
+    // The reload: a new frame of the same namespace, while no document holds the key.
+    a.frame!.remove();
+    const reloaded = await welcomed();
+    const welcome = (await reloaded.first) as any;
+    expect(welcome.status.locked).to.equal(true);
+    expect(welcome.status.lock).to.deep.equal({ passphrase: false, passkey: true });
+    expect(welcome.status.scrub).to.include({ needed: true, ready: false });
+    await expectLockedOut(reloaded);
+
+    await popup.click('Unlock with your passkey');
+    await Promise.all([lockedWith(reloaded, false), lockedWith(b, false), button.until('ready')]);
+    expect((await reloaded.request('put', { name: 'LATER_TOKEN', value: canary('later') })).placeholder).to.be.a('string');
+
+    const since = reloaded.events.length;
+    await popup.click('Lock now');
+    await Promise.all([lockedWith(reloaded, true, since), lockedWith(b, true, b.events.length - 1)]);
+    await expectLockedOut(b);
+  });
+
+  it('locks with a passphrase entered twice; a wrong one is refused and slows down; the popup opened to unlock closes itself; removing the lock returns to auto-unlock', async () => {
+    const a = await welcomed();
+    await a.request('put', { name: 'API_TOKEN', value: canary('pp') });
+    const button = await embedButton();
+    await button.until('ready');
+
+    await clickButton(button);
+    await popup.click('Lock with a passphrase');
+    await popup.fill('new', 'correct horse battery');
+    await popup.fill('again', 'correct horse batteries');
+    await popup.click('Lock with this passphrase');
+    await popup.shows("The two passphrases aren't the same; nothing changed.");
+    await popup.fill('new', 'correct horse battery');
+    await popup.fill('again', 'correct horse battery');
+    await popup.click('Lock with this passphrase');
+    await popup.shows('The vault is locked with a passphrase.');
+    await popup.click('Lock now');
+    await Promise.all([lockedWith(a, true), button.until('locked')]);
+    await executeClose();
+
+    a.frame!.remove();
+    const reloaded = await welcomed();
+    expect(((await reloaded.first) as any).status.locked).to.equal(true);
+    await expectLockedOut(reloaded);
+
+    await clickButton(button);
+    await popup.fill('current', 'wrong horse battery');
+    await popup.click('Unlock');
+    await popup.shows('Wrong passphrase.');
+    await popup.fill('current', 'correct horse battery');
+    await popup.click('Unlock');
+    await popup.shows('Too many failed attempts: try again in 1 second.');
+    expect(await popup.isOpen()).to.equal(true);
+    await wait(1000);
+    await popup.fill('current', 'correct horse battery');
+    await popup.click('Unlock');
+    await Promise.all([lockedWith(reloaded, false), button.until('ready')]);
+    expect(await popup.closed()).to.equal(true);
+
+    await clickButton(button);
+    await popup.click('Remove the lock');
+    await popup.fill('current', 'correct horse battery');
+    await popup.click('Remove the lock');
+    await popup.shows('The lock is removed.');
+    await reloaded.until((e) => e.op === 'status' && e.status.lock === null);
+    await executeClose();
+    reloaded.frame!.remove();
+    const again = await welcomed();
+    expect(((await again.first) as any).status).to.include({ locked: false, lock: null });
+  });
+
+  it('refuses an authenticator without PRF with its message, and the vault stays as it was', async () => {
+    const a = await welcomed();
+    const button = await embedButton();
+    await button.until('ready');
+    await clickButton(button);
+    await popup.shows('The vault opens by itself');
+    await popup.addAuthenticator(false);
+    await popup.click('Lock with a passkey');
+    const text = await popup.shows("doesn't support the PRF extension");
+    expect(text).to.contain('Nothing changed');
+    expect(text).to.contain('The vault opens by itself');
+    const status = (await a.request('status')).status;
+    expect(status).to.include({ locked: false, lock: null });
+    expect(a.events.filter((e) => e.op === 'status')).to.deep.equal([]);
+  });
+
+  it('is usable with the keyboard alone: lock with a passphrase, lock now, unlock', async () => {
+    const a = await welcomed();
+    const button = await embedButton();
+    await button.until('ready');
+    await clickButton(button);
+    await popup.shows('The vault opens by itself');
+    // The heading has the focus on each new screen; Tab goes through the screen's controls.
+    await popup.press(['Tab', 'Tab']);
+    expect(await popup.focused()).to.equal('button:Lock with a passphrase');
+    await popup.press('Enter');
+    await popup.shows('Choose a passphrase');
+    expect(await popup.focused()).to.equal('input:new');
+    await popup.type('keyboard only please');
+    await popup.press('Tab');
+    await popup.type('keyboard only please');
+    await popup.press('Enter');
+    await popup.shows('The vault is locked with a passphrase.');
+    await popup.press('Tab');
+    expect(await popup.focused()).to.equal('button:Lock now');
+    await popup.press('Enter');
+    await lockedWith(a, true);
+    await popup.shows('The vault is locked');
+    expect(await popup.focused()).to.equal('input:current');
+    await popup.type('keyboard only please');
+    await popup.press('Enter');
+    await lockedWith(a, false);
+  });
+});
+
+function executeClose() {
+  return import('@web/test-runner-commands').then(({ executeServerCommand }) => executeServerCommand('window', { action: 'close', url: '/popup.html' }));
+}
