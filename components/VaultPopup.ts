@@ -24,10 +24,11 @@ export class VaultPopup extends LitElement {
     css`
       :host {
         display: block;
+        block-size: 100%;
       }
       .spectrum {
         box-sizing: border-box;
-        min-block-size: 100vh;
+        min-block-size: 100%;
         padding: var(--spectrum-spacing-500);
         background: var(--spectrum-background-layer-1-color);
         color: var(--spectrum-neutral-content-color-default);

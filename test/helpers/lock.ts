@@ -69,7 +69,7 @@ const popupCommand = (action: string, fields: Record<string, unknown> = {}) =>
 /** The lock popup, driven like a person would. */
 export const popup = {
   wait: () => popupCommand('wait'),
-  isOpen: async () => (await popupCommand('open')) !== null,
+  isOpen: async () => (await popupCommand('open')) !== '',
   closed: (ms = 3000) => popupCommand('closed', { ms }) as Promise<boolean>,
   click: (text: string) => popupCommand('click', { text }),
   /** Focuses a field by its id and types into it with the keyboard. */

@@ -46,7 +46,8 @@ export function windowsPlugin() {
         }
         case 'open': {
           const page = await pageOf(session, url);
-          return page ? page.url() : null;
+          // '' for none: a command that returns null or undefined counts as not handled.
+          return page ? page.url() : '';
         }
         case 'closed': {
           const end = Date.now() + ms;
