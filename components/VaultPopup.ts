@@ -174,14 +174,14 @@ export class VaultPopup extends LitElement {
             : nothing}`;
       case 'unlocked':
         return html`<p>
-            The vault is locked with ${lock?.passkey && lock.passphrase ? 'a passkey and a passphrase' : lock?.passkey ? 'a passkey' : 'a passphrase'}, and
-            it is open now. It stays open until you lock it or close every SLICC window.
+            Locked with ${lock?.passkey && lock.passphrase ? 'a passkey and a passphrase' : lock?.passkey ? 'a passkey' : 'a passphrase'}. It is open
+            now, and stays open until you lock it or close every SLICC window.
           </p>
           <div class="actions">${this.button('Lock now', () => this.model.lockNow(), 'accent')}</div>
           <div class="actions">
             ${lock?.passkey ? nothing : this.button('Add a passkey', () => (lock?.passphrase ? this.model.go('add-passkey') : this.model.addPasskey()))}
             ${lock?.passphrase ? this.button('Change the passphrase', () => this.model.go('change-passphrase')) : this.button('Add a passphrase', () => this.model.go('set-passphrase'))}
-            ${this.button('Remove the lock', () => this.model.go('remove'), 'negative')}
+            ${this.button('Remove the lock', () => this.model.go('remove'), 'negative', 'outline')}
           </div>`;
       case 'add-passkey':
         return html`<p>Confirm with your passphrase, then your browser asks you to create a passkey.</p>
@@ -213,10 +213,10 @@ export class VaultPopup extends LitElement {
     }
   }
 
-  private button(label: string, intent: () => unknown, variant = 'secondary') {
+  private button(label: string, intent: () => unknown, variant = 'secondary', treatment = 'fill') {
     return html`<button
       type="button"
-      class="spectrum-Button spectrum-Button--fill spectrum-Button--${variant} spectrum-Button--sizeM"
+      class="spectrum-Button spectrum-Button--${treatment} spectrum-Button--${variant} spectrum-Button--sizeM"
       ?disabled=${this.model.state.busy}
       @click=${() => void intent()}
     >

@@ -118,7 +118,7 @@ export class LockController implements ReactiveController, PopupModel {
         ? 'The passphrase is changed. The old one no longer unlocks the vault.'
         : had
           ? 'The passphrase is added. Either the passkey or the passphrase unlocks the vault.'
-          : 'The vault is locked with a passphrase. It stays open until you lock it or close every SLICC window.';
+          : 'Done: the vault is locked with a passphrase. Forget it, and the secrets are lost.';
       this.set({ screen: 'unlocked', outcome: { kind: 'success', text } });
     });
   }
@@ -129,7 +129,7 @@ export class LockController implements ReactiveController, PopupModel {
       await this.lock!.setPasskey(proof);
       const text = had
         ? 'The passkey is added. Either the passkey or the passphrase unlocks the vault.'
-        : 'The vault is locked with your passkey. It stays open until you lock it or close every SLICC window.';
+        : 'Done: the vault is locked with your passkey.';
       this.set({ screen: 'unlocked', outcome: { kind: 'success', text } });
     });
   }

@@ -8,6 +8,21 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = `${root}dist/`;
 const MODULE = /src="\/components\/([\w-]+)\.ts"/g;
 
+/**
+ * CSS module scripts (`with { type: 'css' }`, loaded natively in development) become constructed
+ * style sheets in the bundle: no <style> element, so the CSP needs no 'unsafe-inline'.
+ */
+const cssModules = {
+  name: 'css-modules',
+  setup(build) {
+    build.onLoad({ filter: /\.css$/ }, async (args) => {
+      if (args.with?.type !== 'css') return undefined;
+      const text = await readFile(args.path, 'utf8');
+      return { loader: 'js', contents: `const sheet = new CSSStyleSheet();\nsheet.replaceSync(${JSON.stringify(text)});\nexport default sheet;` };
+    });
+  },
+};
+
 export async function buildSite() {
   await rm(dist, { recursive: true, force: true });
   await mkdir(dist, { recursive: true });
@@ -28,6 +43,7 @@ export async function buildSite() {
     minify: true,
     sourcemap: true,
     loader: { '.json': 'json' },
+    plugins: [cssModules],
     logLevel: 'warning',
   });
   for (const file of ['config.json', 'embedders.json']) await cp(`${root}static/${file}`, `${dist}${file}`);

@@ -89,6 +89,26 @@ describe('the lock button', () => {
   });
 });
 
+describe('the lock documents', () => {
+  it('are served with the production headers: CSP without inline script, frame-ancestors, COEP, CORP, COOP on the popup', async () => {
+    for (const path of ['/index.html', '/button.html', '/popup.html']) {
+      const headers = (await executeServerCommand('window', { action: 'headers', href: `${origins.vault}${path}` })) as Record<string, string>;
+      const csp = headers['content-security-policy']!;
+      expect(csp, path).to.contain("default-src 'self'");
+      expect(csp, path).to.contain("object-src 'none'");
+      expect(csp, path).to.contain("base-uri 'none'");
+      expect(csp, path).not.to.contain('unsafe-inline');
+      const ancestors = / frame-ancestors ([^;]+)/.exec(csp)![1];
+      expect(ancestors, path).to.equal(path === '/popup.html' ? "'none'" : `${origins.embedder} ${origins.other}`);
+      expect(headers['cross-origin-embedder-policy'], path).to.equal('require-corp');
+      expect(headers['cross-origin-resource-policy'], path).to.equal('cross-origin');
+      expect(headers['cross-origin-opener-policy'], path).to.equal(path === '/popup.html' ? 'same-origin' : undefined);
+      expect(headers['referrer-policy'], path).to.equal('no-referrer');
+      expect(headers['x-content-type-options'], path).to.equal('nosniff');
+    }
+  });
+});
+
 describe('the lock button, looked at', () => {
   for (const theme of ['light', 'dark'] as const) {
     it(`passes axe in every state, ${theme}`, async () => {

@@ -113,6 +113,11 @@ export function windowsPlugin() {
           await page.screenshot({ path, clip: payload.clip, captureBeyondViewport: true });
           return payload.name;
         }
+        case 'headers': {
+          // A document's response headers as the server sends them (the page can't read them cross-origin).
+          const response = await fetch(payload.href);
+          return Object.fromEntries(response.headers);
+        }
         default:
           throw new Error(`window: unknown action ${action}`);
       }
