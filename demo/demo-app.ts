@@ -1,52 +1,205 @@
-// The demo embedder, playing bios: it embeds the vault frame, says hello and shows the welcome.
-// It speaks only the vault's protocol (the contract types), never the vault's modules.
+// The demo embedder, playing bios and spectrum: it embeds the vault frame and the lock button,
+// opens a page port with a hello, keeps the status and Settings › Secrets' list fresh from the
+// vault's events, and shows one panel at a time. It speaks only the vault's protocol.
 import { LitElement, css, html } from 'lit';
-import type { PageMessage, VaultStatus } from '../src/contract.ts';
+import type { Availability, VaultList, VaultStatus } from '../src/contract.ts';
+import { AgentPort, PagePort, describe, open } from './vault-client.ts';
+import { panelStyles, tokenSheets } from './styles.ts';
+import './lock-button.ts';
+import './status-bar.ts';
+import './secrets-panel.ts';
+import './policy-panel.ts';
+import './sealed-console.ts';
+import './forward-tester.ts';
+import './agent-panel.ts';
+
+const TABS = [
+  ['secrets', 'Settings › Secrets'],
+  ['policy', 'Policy'],
+  ['sealed', '/dev/sealed'],
+  ['forward', 'Forward'],
+  ['agent', 'Agent'],
+] as const;
+type Tab = (typeof TABS)[number][0];
 
 export class DemoApp extends LitElement {
-  static override properties = { status: { state: true }, error: { state: true } };
+  static override properties = {
+    vaultOrigin: { state: true },
+    page: { state: true },
+    status: { state: true },
+    list: { state: true },
+    availability: { state: true },
+    error: { state: true },
+    tab: { state: true },
+  };
+  declare vaultOrigin: string;
+  declare page: PagePort | null;
   declare status: VaultStatus | null;
+  declare list: VaultList | null;
+  declare availability: Availability | null;
   declare error: string;
-  private vaultOrigin = '';
+  declare tab: Tab;
+  private frame: HTMLIFrameElement | null = null;
 
-  static override styles = css`
-    :host { display: block; font: 14px/1.5 system-ui, sans-serif; margin: 2rem; }
-    iframe { display: none; }
-    pre { background: #f4f4f4; padding: 1rem; border-radius: 6px; }
-  `;
+  static override styles = [
+    ...tokenSheets,
+    ...panelStyles,
+    css`
+      :host {
+        display: block;
+        min-block-size: 100vh;
+      }
+      .spectrum {
+        min-block-size: 100vh;
+        background: var(--spectrum-background-layer-1-color, #f8f8f8);
+        font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
+        font-size: var(--spectrum-font-size-100, 14px);
+        line-height: 1.45;
+      }
+      header {
+        display: flex;
+        align-items: center;
+        gap: 16px;
+        padding: 10px 24px;
+        background: var(--spectrum-background-layer-2-color, #fff);
+        border-block-end: 1px solid var(--spectrum-gray-200, #e1e1e1);
+      }
+      header h1 {
+        margin: 0;
+        white-space: nowrap;
+        font-size: 18px;
+        font-weight: 700;
+      }
+      header .who {
+        color: var(--spectrum-neutral-subdued-content-color-default, #666);
+        font-size: 12px;
+      }
+      header .spacer {
+        flex: 1;
+      }
+      nav {
+        display: flex;
+        gap: 4px;
+        padding: 0 24px;
+        background: var(--spectrum-background-layer-2-color, #fff);
+        border-block-end: 1px solid var(--spectrum-gray-200, #e1e1e1);
+      }
+      nav a {
+        padding: 10px 12px;
+        color: var(--spectrum-neutral-subdued-content-color-default, #555);
+        text-decoration: none;
+        border-block-end: 2px solid transparent;
+        font-weight: 600;
+      }
+      nav a[aria-current='page'] {
+        color: var(--spectrum-neutral-content-color-default, #111);
+        border-block-end-color: var(--spectrum-accent-color-900, #3b63fb);
+      }
+      main {
+        padding: 20px 24px 48px;
+        max-inline-size: 1200px;
+      }
+      iframe.vault {
+        display: none;
+      }
+    `,
+  ];
 
   constructor() {
     super();
+    this.vaultOrigin = '';
+    this.page = null;
     this.status = null;
+    this.list = null;
+    this.availability = null;
     this.error = '';
+    this.tab = this.fromHash();
+    addEventListener('hashchange', () => (this.tab = this.fromHash()));
+  }
+
+  private fromHash(): Tab {
+    const want = location.hash.slice(1);
+    return TABS.find(([id]) => id === want)?.[0] ?? 'secrets';
   }
 
   override async firstUpdated() {
-    this.vaultOrigin = (await (await fetch('/demo-env.json')).json()).vaultOrigin;
+    try {
+      this.vaultOrigin = (await (await fetch('/demo-env.json')).json()).vaultOrigin;
+    } catch (error) {
+      this.error = `no /demo-env.json: ${describe(error)}`;
+      return;
+    }
     const frame = document.createElement('iframe');
-    frame.src = `${this.vaultOrigin}/`;
+    frame.className = 'vault';
     frame.title = 'slicc-vault';
-    frame.addEventListener('load', () => this.hello(frame));
+    frame.src = `${this.vaultOrigin}/`;
+    frame.addEventListener('load', () => void this.connect(frame), { once: true });
+    this.frame = frame;
     this.renderRoot.appendChild(frame);
   }
 
-  private hello(frame: HTMLIFrameElement) {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = ({ data }: MessageEvent<PageMessage>) => {
-      if (data.op === 'welcome') this.status = data.status;
-      else if (data.op === 'refused') this.error = data.error.message;
-      else if (data.op === 'status' && !('id' in data)) this.status = data.status;
-    };
-    frame.contentWindow!.postMessage({ type: 'slicc-vault', v: 1, op: 'hello', role: 'page' }, this.vaultOrigin, [channel.port2]);
+  private async connect(frame: HTMLIFrameElement) {
+    try {
+      const page = await open(frame, this.vaultOrigin, 'page');
+      this.status = page.welcome.status;
+      page.onEvent((event) => {
+        if (event.op === 'status') this.status = event.status;
+        else if (event.op === 'placeholders' && this.status) this.status = { ...this.status, scrub: event.scrub };
+        void this.refresh();
+      });
+      this.page = page;
+      await this.refresh();
+    } catch (error) {
+      this.error = `the vault refused the hello: ${describe(error)}`;
+    }
   }
 
+  /** Re-reads the list (Settings › Secrets) and the status; the panels render from both. */
+  refresh = async () => {
+    if (!this.page) return;
+    try {
+      const [{ list }, { status }] = await Promise.all([this.page.request('list', {}), this.page.request('status', {})]);
+      this.list = list;
+      this.status = status;
+    } catch (error) {
+      this.error = describe(error);
+    }
+  };
+
+  /** A second hello over the same frame, as bios does for its agent worker. */
+  openAgent = (): Promise<AgentPort> => open(this.frame!, this.vaultOrigin, 'agent');
+
   override render() {
-    return html`
-      <h1>slicc-vault demo embedder</h1>
-      <p>This page plays bios: it embeds the vault from <code>${this.vaultOrigin || '…'}</code> and says hello.</p>
-      ${this.error ? html`<p role="alert">Refused: ${this.error}</p>` : ''}
-      ${this.status ? html`<h2>Welcome</h2><pre>${JSON.stringify(this.status, null, 2)}</pre>` : html`<p>Waiting for the vault…</p>`}
-    `;
+    const ready = this.page !== null;
+    return html`<div class="spectrum spectrum--light spectrum--medium">
+      <header>
+        <h1>SLICC seven</h1>
+        <span class="who">demo embedder · ${location.origin} · vault at ${this.vaultOrigin || '…'}</span>
+        <span class="spacer"></span>
+        <demo-status .status=${this.status} .page=${this.page} .availability=${this.availability}></demo-status>
+        ${this.vaultOrigin
+          ? html`<demo-lock-button
+              .vaultOrigin=${this.vaultOrigin}
+              @availability=${(e: CustomEvent<Availability>) => (this.availability = e.detail)}
+            ></demo-lock-button>`
+          : ''}
+      </header>
+      <nav aria-label="Panels">
+        ${TABS.map(([id, label]) => html`<a href="#${id}" aria-current=${this.tab === id ? 'page' : 'false'}>${label}</a>`)}
+      </nav>
+      <main>
+        ${this.error ? html`<p class="warn error" role="alert">${this.error}</p>` : ''}
+        ${ready
+          ? html`
+              <demo-secrets ?hidden=${this.tab !== 'secrets'} .page=${this.page} .list=${this.list} .status=${this.status} .refresh=${this.refresh}></demo-secrets>
+              <demo-policy ?hidden=${this.tab !== 'policy'} .page=${this.page} .list=${this.list} .status=${this.status}></demo-policy>
+              <demo-sealed ?hidden=${this.tab !== 'sealed'} .page=${this.page}></demo-sealed>
+              <demo-forward ?hidden=${this.tab !== 'forward'} .page=${this.page} .list=${this.list}></demo-forward>
+              <demo-agent ?hidden=${this.tab !== 'agent'} .openAgent=${this.openAgent}></demo-agent>
+            `
+          : html`<p class="muted">Waiting for the vault to welcome this page…</p>`}
+      </main>
+    </div>`;
   }
 }
 

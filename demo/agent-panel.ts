@@ -1,0 +1,204 @@
+// The agent panel: a second hello over the same vault frame with role `agent`, as bios does for
+// its agent worker. `redact` scrubs a text at once; the stream scrubs as you type, with
+// `redactStream`, `push` for each new piece, `idle` after the vault's idleMs, and `end`.
+import { LitElement, css, html } from 'lit';
+import type { ScrubHit } from '../src/contract.ts';
+import { type AgentPort, VaultError, describe } from './vault-client.ts';
+import { panelStyles } from './styles.ts';
+
+const enc = new TextEncoder();
+
+export class AgentPanel extends LitElement {
+  static override properties = {
+    openAgent: { attribute: false },
+    agent: { state: true },
+    error: { state: true },
+    redacted: { state: true },
+    hits: { state: true },
+    output: { state: true },
+    streamHits: { state: true },
+    streamState: { state: true },
+  };
+  declare openAgent: () => Promise<AgentPort>;
+  declare agent: AgentPort | null;
+  declare error: string;
+  declare redacted: string | null;
+  declare hits: ScrubHit[];
+  declare output: string;
+  declare streamHits: ScrubHit[] | null;
+  declare streamState: string;
+
+  /** The open stream, what of the typed text went into it, and the chain its ops run on. */
+  private stream: { id: string; idleMs: number } | null = null;
+  private pushed = '';
+  private decoder = new TextDecoder();
+  private chain: Promise<void> = Promise.resolve();
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private streams = 0;
+
+  static override styles = [
+    ...panelStyles,
+    css`
+      textarea {
+        min-block-size: 6em;
+      }
+    `,
+  ];
+
+  constructor() {
+    super();
+    this.agent = null;
+    this.error = '';
+    this.redacted = null;
+    this.hits = [];
+    this.output = '';
+    this.streamHits = null;
+    this.streamState = 'no stream open';
+  }
+
+  private async connect() {
+    try {
+      this.agent = await this.openAgent();
+      this.error = '';
+    } catch (error) {
+      this.error = describe(error);
+    }
+  }
+
+  private async redact() {
+    const text = (this.renderRoot.querySelector('#redact-text') as HTMLTextAreaElement).value;
+    try {
+      const reply = await this.agent!.request('redact', { texts: [text] });
+      this.redacted = String(reply.texts[0]);
+      this.hits = reply.hits;
+      this.error = '';
+    } catch (error) {
+      this.error = describe(error);
+    }
+  }
+
+  /** Runs stream work one step after another, in the order it was typed. */
+  private queue(step: () => Promise<void>) {
+    this.chain = this.chain.then(step).catch((error) => {
+      this.error = describe(error);
+    });
+    return this.chain;
+  }
+
+  private async openStream() {
+    const id = `typing-${++this.streams}`;
+    const opened = await this.agent!.request('redactStream', { stream: id });
+    this.stream = { id, idleMs: opened.idleMs };
+    this.pushed = '';
+    this.output = '';
+    this.decoder = new TextDecoder();
+    this.streamHits = null;
+    this.streamState = `stream ${id} open (values v${opened.version}, idle after ${opened.idleMs} ms)`;
+  }
+
+  private release(chunk: Uint8Array) {
+    this.output += this.decoder.decode(chunk, { stream: true });
+  }
+
+  private async pushText(text: string) {
+    const stream = this.stream!;
+    const delta = text.slice(this.pushed.length);
+    this.pushed = text;
+    if (!delta) return;
+    try {
+      this.release((await this.agent!.request('push', { stream: stream.id, chunk: enc.encode(delta) })).chunk);
+    } catch (error) {
+      if (!(error instanceof VaultError && error.code === 'EAGAIN')) throw error;
+      // The values changed under the stream: open it again and push the text from its start.
+      await this.openStream();
+      this.pushed = text;
+      this.release((await this.agent!.request('push', { stream: this.stream!.id, chunk: enc.encode(text) })).chunk);
+    }
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => void this.queue(() => this.idle()), this.stream!.idleMs + 10);
+  }
+
+  private async idle() {
+    if (!this.stream) return;
+    this.release((await this.agent!.request('idle', { stream: this.stream.id })).chunk);
+  }
+
+  private typed(event: Event) {
+    const text = (event.target as HTMLTextAreaElement).value;
+    void this.queue(async () => {
+      if (this.stream && !text.startsWith(this.pushed)) {
+        // An edit before the end: what was released can't be taken back, so start a new stream.
+        await this.agent!.request('drop', { stream: this.stream.id });
+        this.stream = null;
+      }
+      if (!this.stream) await this.openStream();
+      await this.pushText(text);
+    });
+  }
+
+  private endStream() {
+    clearTimeout(this.idleTimer);
+    void this.queue(async () => {
+      if (!this.stream) return;
+      const end = await this.agent!.request('end', { stream: this.stream.id });
+      this.release(end.chunk);
+      this.output += this.decoder.decode();
+      this.streamHits = end.hits;
+      this.streamState = `stream ${this.stream.id} ended; typing again opens a new one`;
+      this.stream = null;
+      this.pushed = '';
+      (this.renderRoot.querySelector('#stream-text') as HTMLTextAreaElement).value = '';
+    });
+  }
+
+  private hitList(hits: ScrubHit[]) {
+    return hits.length ? html`<ul>${hits.map((h) => html`<li><strong>${h.name}</strong> as ${h.form} × ${h.count}</li>`)}</ul>` : html`<p class="muted">No hits.</p>`;
+  }
+
+  override render() {
+    if (!this.agent) {
+      return html`<section class="card">
+        <h2>Agent port</h2>
+        <p class="hint">bios hands its agent worker a port of role <code>agent</code>: it may scrub text and register endpoints, and never sees a value or an event.</p>
+        <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" @click=${this.connect}>
+          <span class="spectrum-Button-label">Say hello as the agent</span>
+        </button>
+        ${this.error ? html`<p class="warn error" role="alert">${this.error}</p>` : ''}
+      </section>`;
+    }
+    return html`
+      <section class="card">
+        <h2>Agent port <span class="badge active">${this.agent.welcome.role}</span></h2>
+        <p class="hint">Paste something that holds one of your values: the vault gives it back with the placeholder, or <code>[redacted:NAME]</code> for an encoded form.</p>
+        ${this.error ? html`<p class="warn error" role="alert">${this.error}</p>` : ''}
+        <h3>redact</h3>
+        <textarea id="redact-text" aria-label="text to redact" spellcheck="false"></textarea>
+        <div class="row">
+          <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" @click=${this.redact}>
+            <span class="spectrum-Button-label">Redact</span>
+          </button>
+        </div>
+        ${this.redacted !== null ? html`<pre data-testid="redacted">${this.redacted}</pre>${this.hitList(this.hits)}` : ''}
+      </section>
+      <section class="card">
+        <h2>A stream, scrubbed as you type</h2>
+        <p class="hint">
+          Each keystroke is pushed; the vault releases what can't become a value at once and holds the rest. After ${this.stream?.idleMs ?? 250} ms
+          without input it lets a short held tail through.
+        </p>
+        <textarea id="stream-text" aria-label="stream input" spellcheck="false" @input=${this.typed}></textarea>
+        <div class="row">
+          <span class="muted">${this.streamState}</span>
+          <button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeS" @click=${this.endStream}>
+            <span class="spectrum-Button-label">End the stream</span>
+          </button>
+        </div>
+        <h3>What the model would see</h3>
+        <pre data-testid="stream-output">${this.output || ' '}</pre>
+        ${this.streamHits ? this.hitList(this.streamHits) : ''}
+      </section>
+    `;
+  }
+}
+
+customElements.define('demo-agent', AgentPanel);

@@ -1,0 +1,53 @@
+// Small text forms shared by the panels: times, rules, exec modes, audit entries.
+import type { AuditEntry, ExecMode, PolicyChange, Rule, SecretView } from '../src/contract.ts';
+
+export const time = (ms: number | undefined | null) => (ms ? new Date(ms).toLocaleString() : '—');
+
+export const ruleText = (r: Rule) =>
+  `${r.methods.length ? r.methods.join(',') : 'any'} ${r.domain}${r.paths.length ? ` ${r.paths.join(' ')}` : ''} → ${r.header}`;
+
+export function execText(s: Pick<SecretView, 'exec' | 'execArgv'>): string {
+  const mode: ExecMode = s.exec;
+  if (mode === false) return 'never';
+  if (mode === 'argv') return `argv: ${(s.execArgv ?? []).map((a) => a.join(' ')).join(' | ')}`;
+  return mode;
+}
+
+const changeText = (c: PolicyChange) => {
+  switch (c.what) {
+    case 'rule':
+      return `rule ${c.change} for ${c.secret}: ${ruleText(c.rule)}`;
+    case 'exec':
+      return `${c.secret} exec ${c.from} → ${c.to}`;
+    case 'exits':
+      return `${c.secret} exits ${c.from?.join(',') ?? 'all'} → ${c.to?.join(',') ?? 'all'}`;
+    case 'limits':
+      return `${c.limit} ${c.from} → ${c.to}`;
+  }
+};
+
+const who = (e: { uid?: number; tag?: string }) => (e.uid !== undefined ? ` by uid ${e.uid}${e.tag ? ` (${e.tag})` : ''}` : '');
+
+/** One line for an audit entry; `materialize` reads "Revealed to a program" (README). */
+export function auditText(e: AuditEntry): string {
+  switch (e.type) {
+    case 'forward':
+      return `${e.name} used: ${e.method} ${e.domain}${e.path} via ${e.exit}${who(e)}`;
+    case 'mcp':
+      return `${e.name} sent to MCP server ${e.server}: ${e.method} ${e.domain}${e.path}${who(e)}`;
+    case 'materialize':
+      return `${e.name} revealed to a program (${e.exec}${e.argv ? `: ${e.argv.join(' ')}` : ''})${who(e)}`;
+    case 'seal':
+      return `${e.name} ${e.rotated ? 'rotated' : 'sealed'} (${e.kind}, from ${e.source})${who(e)}`;
+    case 'remove':
+    case 'restore':
+    case 'purge':
+      return `${e.name} ${e.type === 'purge' ? 'purged' : `${e.type}d`}${who(e)}`;
+    case 'policy':
+      return `policy ${e.path} ${e.accepted ? 'accepted' : 'not trusted'} (sha256 ${e.sha256.slice(0, 12)}…)${e.warning ? `: ${e.warning}` : ''}${
+        e.changes.length ? ` — ${e.changes.map(changeText).join('; ')}` : ''
+      }`;
+  }
+}
+
+export const kindText = (kind: SecretView['kind']) => (kind === 'grant' ? 'Sign-in' : kind);

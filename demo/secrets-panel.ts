@@ -1,0 +1,127 @@
+// Settings › Secrets: the records with their states, rules, `[exec]` mode and exits; adding a
+// value (`put`), removing and restoring; the requests waiting; the refused rules; the audit log.
+import { LitElement, html } from 'lit';
+import type { RecordKind, SecretView, VaultList, VaultStatus } from '../src/contract.ts';
+import { type PagePort, describe } from './vault-client.ts';
+import { execText, kindText, ruleText, time } from './format.ts';
+import { panelStyles } from './styles.ts';
+import './pending-requests.ts';
+import './audit-log.ts';
+
+export class SecretsPanel extends LitElement {
+  static override properties = {
+    page: { attribute: false },
+    list: { attribute: false },
+    status: { attribute: false },
+    refresh: { attribute: false },
+    outcome: { state: true },
+    failed: { state: true },
+  };
+  declare page: PagePort;
+  declare list: VaultList | null;
+  declare status: VaultStatus | null;
+  declare refresh: () => Promise<void>;
+  declare outcome: string;
+  declare failed: boolean;
+  static override styles = panelStyles;
+
+  constructor() {
+    super();
+    this.outcome = '';
+    this.failed = false;
+  }
+
+  private async act(what: () => Promise<string>) {
+    try {
+      this.outcome = await what();
+      this.failed = false;
+    } catch (error) {
+      this.outcome = describe(error);
+      this.failed = true;
+    }
+    await this.refresh();
+  }
+
+  private add(event: SubmitEvent) {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const data = new FormData(form);
+    const name = String(data.get('name'));
+    const value = String(data.get('value'));
+    const kind = String(data.get('kind')) as RecordKind;
+    // The value leaves the page's memory with the request; the field is cleared at once.
+    (form.elements.namedItem('value') as HTMLInputElement).value = '';
+    void this.act(async () => {
+      const { placeholder, state } = await this.page.request('put', { name, value, kind });
+      form.reset();
+      return `${name} saved as ${placeholder} (${state}).`;
+    });
+  }
+
+  private row(s: SecretView) {
+    const removed = s.state === 'removed';
+    return html`<tr data-secret=${s.name}>
+      <td><strong>${s.name}</strong><div class="muted">${kindText(s.kind)} · ${s.source}${s.provider ? ` · ${s.provider}` : ''}${s.account ? ` (${s.account})` : ''}</div></td>
+      <td><span class="badge ${s.state}" data-testid="state">${s.state}</span></td>
+      <td><code>${s.placeholder}</code></td>
+      <td>${s.rules.length ? s.rules.map((r) => html`<div class="mono">${ruleText(r)}</div>`) : html`<span class="muted">none</span>`}</td>
+      <td>${execText(s)}</td>
+      <td>${s.exits ? s.exits.join(', ') : html`<span class="muted">all</span>`}</td>
+      <td class="muted">updated ${time(s.updatedAt)}${s.usedAt ? html`<br />used ${time(s.usedAt)}` : ''}${s.expiresAt ? html`<br />expires ${time(s.expiresAt)}` : ''}</td>
+      <td>
+        ${removed
+          ? html`<button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeS" @click=${() =>
+              this.act(async () => `${s.name} restored (${(await this.page.request('restore', { name: s.name })).state}).`)}>
+              <span class="spectrum-Button-label">Restore</span>
+            </button>`
+          : html`<button class="spectrum-Button spectrum-Button--outline spectrum-Button--negative spectrum-Button--sizeS" @click=${() =>
+              this.act(async () => (await this.page.request('remove', { name: s.name }), `${s.name} removed; it can be restored for 30 days.`))}>
+              <span class="spectrum-Button-label">Remove</span>
+            </button>`}
+      </td>
+    </tr>`;
+  }
+
+  override render() {
+    const list = this.list;
+    return html`
+      <section class="card">
+        <h2>Secrets</h2>
+        <p class="hint">Values never come back from the vault: only names, placeholders and what the policy lets them do.</p>
+        <form class="row" @submit=${this.add} aria-label="Add a secret">
+          <label class="grow">Name<input name="name" required pattern="[A-Za-z_][A-Za-z0-9_.:@/\\-]*" placeholder="GITHUB_TOKEN" autocomplete="off" /></label>
+          <label class="grow">Value<input name="value" type="password" required autocomplete="off" placeholder="at least 8 characters" /></label>
+          <label>Kind<select name="kind">
+            <option value="secret">secret</option><option value="model">model</option><option value="mcp">mcp</option><option value="grant">grant (Sign-in)</option>
+          </select></label>
+          <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" type="submit">
+            <span class="spectrum-Button-label">Add</span>
+          </button>
+        </form>
+        ${this.outcome ? html`<p class=${this.failed ? 'warn error' : 'ok'} role="status">${this.outcome}</p>` : ''}
+        <table>
+          <thead><tr><th>Name</th><th>State</th><th>Placeholder</th><th>Rules</th><th>Exec</th><th>Exits</th><th>Times</th><th></th></tr></thead>
+          <tbody>${list?.secrets.map((s) => this.row(s))}</tbody>
+        </table>
+        ${list && list.secrets.length === 0 ? html`<p class="muted">No secrets yet.</p>` : ''}
+      </section>
+      <section class="card">
+        <h2>Waiting for you</h2>
+        <demo-pending .page=${this.page} .waiting=${this.status?.waiting ?? []}></demo-pending>
+      </section>
+      <section class="card">
+        <h2>Refused rules</h2>
+        <p class="hint">Rules the vault dropped because they reach only a model or MCP endpoint.</p>
+        ${list?.refused.length
+          ? html`<ul>${list.refused.map((r) => html`<li><strong>${r.secret}</strong>: <span class="mono">${ruleText(r.rule)}</span> — ${r.reason}</li>`)}</ul>`
+          : html`<p class="muted">None.</p>`}
+      </section>
+      <section class="card">
+        <h2>Audit log</h2>
+        <demo-audit .page=${this.page} .first=${list?.audit ?? []} .firstMore=${list?.auditMore ?? false}></demo-audit>
+      </section>
+    `;
+  }
+}
+
+customElements.define('demo-secrets', SecretsPanel);

@@ -1,0 +1,53 @@
+// The header's summary of `status`: lock, scrub state and the backup reminder, and what the lock
+// button says.
+import { LitElement, css, html } from 'lit';
+import type { Availability, VaultStatus } from '../src/contract.ts';
+import type { PagePort } from './vault-client.ts';
+import { panelStyles } from './styles.ts';
+
+export class StatusBar extends LitElement {
+  static override properties = {
+    status: { attribute: false },
+    page: { attribute: false },
+    availability: { attribute: false },
+  };
+  declare status: VaultStatus | null;
+  declare page: PagePort | null;
+  declare availability: Availability | null;
+
+  static override styles = [
+    ...panelStyles,
+    css`
+      :host {
+        display: flex;
+        flex-wrap: wrap;
+        align-items: center;
+        gap: 8px;
+        font-size: 12px;
+      }
+    `,
+  ];
+
+  override render() {
+    const s = this.status;
+    if (!s) return html`<span class="badge">connecting</span>`;
+    const lock = s.lock ? [s.lock.passphrase && 'passphrase', s.lock.passkey && 'passkey'].filter(Boolean).join(' + ') : 'auto-unlock';
+    return html`
+      <span class="badge ${s.locked ? 'removed' : 'active'}" data-testid="locked">${s.locked ? 'locked' : 'unlocked'}</span>
+      <span class="muted" title="status.lock">lock: ${lock}</span>
+      <span class="muted" title="status.scrub">scrub: ${s.scrub.needed ? 'needed' : 'not needed'}, v${s.scrub.version}${s.scrub.ready ? '' : ', not ready'}</span>
+      ${s.waiting.length ? html`<span class="badge refused">${s.waiting.length} waiting</span>` : ''}
+      ${s.backupReminder === 'due'
+        ? html`<span class="muted">back up your secrets</span>
+            <button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeS" @click=${this.dismiss}>
+              <span class="spectrum-Button-label">Dismiss</span>
+            </button>`
+        : ''}
+      <span class="muted" title="what the lock button told this page">button: <span data-testid="availability">${this.availability ?? '…'}</span></span>
+    `;
+  }
+
+  private dismiss = () => void this.page?.request('dismissBackupReminder', {});
+}
+
+customElements.define('demo-status', StatusBar);
