@@ -1,0 +1,182 @@
+// End to end, through the demo embedder's real UI in Chromium, across the two origins: add a
+// secret, attest a policy, forward a request and watch its echo scrubbed, scrub as the agent, and
+// lock with a passphrase in the popup, reload, unlock. Screenshots go to test-artifacts/e2e/.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { artifacts, startDemo } from './servers.mjs';
+
+const VALUE = `ghp_${randomUUID().replaceAll('-', '')}`;
+const B64 = Buffer.from(VALUE).toString('base64');
+const PASSPHRASE = `correct horse ${randomUUID().slice(0, 8)}`;
+
+let demo;
+let context;
+let page;
+let placeholder;
+
+const shot = (p, name) => p.screenshot({ path: `${artifacts}${name}.png`, fullPage: true });
+const tab = (name) => page.click(`nav a[href="#${name}"]`);
+/** Every text and form value of the demo, shadow roots included. */
+const everything = (p) =>
+  p.evaluate(() => {
+    const out = [];
+    const walk = (root) => {
+      for (const node of root.querySelectorAll('*')) {
+        if ('value' in node && typeof node.value === 'string') out.push(node.value);
+        if (node.shadowRoot) walk(node.shadowRoot);
+      }
+      out.push(root.textContent ?? '');
+      if (root.shadowRoot) walk(root.shadowRoot);
+    };
+    walk(document);
+    for (const el of document.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
+    return out.join('\n');
+  });
+
+before(async () => {
+  demo = await startDemo();
+  context = await demo.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`demo page error: ${error.message}`));
+  await page.goto(`${demo.demoOrigin}/`);
+  await page.locator('demo-status [data-testid=locked]').getByText('unlocked').waitFor();
+});
+
+after(async () => {
+  await demo?.stop();
+});
+
+test('adds a secret in Settings › Secrets; the page never shows the value', async () => {
+  await page.fill('demo-secrets input[name=name]', 'GH_TOKEN');
+  await page.fill('demo-secrets input[name=value]', VALUE);
+  await page.click('demo-secrets button[type=submit]');
+  const row = page.locator('demo-secrets tr[data-secret=GH_TOKEN]');
+  await row.waitFor();
+  assert.equal(await row.locator('[data-testid=state]').innerText(), 'inert');
+  placeholder = (await row.locator('code').innerText()).trim();
+  assert.match(placeholder, /^fnox_proxy_[0-9a-f]{24}$/);
+  await page.locator('demo-audit tr[data-type=seal]').first().waitFor();
+  assert.equal((await everything(page)).includes(VALUE), false, 'the value stays out of the UI');
+  await shot(page, 'secret-added');
+});
+
+test('attests a policy: a file the kernel reports wrong is not trusted, the right one activates the secret', async () => {
+  await tab('policy');
+  const fnoxText = page.locator('demo-policy demo-attest-file textarea').first();
+  assert.match(await fnoxText.inputValue(), new RegExp(`GH_TOKEN = \\{ provider = "seven", value = "${placeholder}" \\}`));
+  await page.selectOption('demo-policy [aria-label="/etc/fnox/config.toml users"]', 'report');
+  await page.click('demo-policy button:has-text("Attest and send policy")');
+  const result = page.locator('demo-policy [data-testid=policy-result]');
+  await result.getByText('not trusted').first().waitFor();
+  assert.match(await result.innerText(), /kernel users must be enforce/);
+  await shot(page, 'policy-not-trusted');
+
+  await page.selectOption('demo-policy [aria-label="/etc/fnox/config.toml users"]', 'enforce');
+  await page.click('demo-policy button:has-text("Attest and send policy")');
+  await result.locator('.badge.accepted').waitFor();
+  assert.match(await result.innerText(), /GH_TOKEN: GET,POST api\.example\.com \/v1\/\*\* → authorization/);
+  await shot(page, 'policy-accepted');
+  await tab('secrets');
+  await page.locator('demo-secrets tr[data-secret=GH_TOKEN] .badge.active').waitFor();
+});
+
+test('forwards a request: the head comes back injected, and the echo comes back scrubbed', async () => {
+  await tab('forward');
+  assert.match(await page.inputValue('demo-forward [aria-label=headers]'), new RegExp(`Authorization: Bearer ${placeholder}`));
+  await page.click('demo-forward button:has-text("Forward")');
+  const injected = page.locator('demo-forward [data-testid=injected]');
+  await injected.waitFor();
+  assert.equal(await injected.locator('[data-testid=filled]').count(), 1);
+  assert.equal((await injected.innerText()).includes(VALUE), false, 'hidden until revealed');
+  const echoBody = page.locator('demo-forward [data-testid=echo-body]');
+  await echoBody.waitFor();
+  const body = await echoBody.innerText();
+  assert.match(body, new RegExp(`"authorization": "Bearer ${placeholder}"`));
+  assert.match(body, /\[redacted:GH_TOKEN\]/);
+  const echoHead = await page.locator('demo-forward [data-testid=echo-head]').innerText();
+  assert.match(echoHead, new RegExp(`x-echo-authorization: Bearer ${placeholder}`));
+  for (const form of [VALUE, B64]) assert.equal((body + echoHead).includes(form), false);
+  assert.equal((await everything(page)).includes(VALUE), false);
+  await shot(page, 'forward-scrubbed');
+
+  await page.check('demo-forward [data-testid=injected] input[type=checkbox]');
+  assert.match(await injected.innerText(), new RegExp(`Bearer ${VALUE}`));
+  await page.uncheck('demo-forward [data-testid=injected] input[type=checkbox]');
+
+  await page.fill('demo-forward [aria-label=url]', 'https://api.example.com/v2/other');
+  await page.click('demo-forward button:has-text("Forward")');
+  const refused = page.locator('demo-forward [data-testid=refused]');
+  await refused.waitFor();
+  assert.match(await refused.innerText(), /refused 403.*no rule lets GH_TOKEN go in authorization to GET api\.example\.com\/v2\/other/s);
+  await page.fill('demo-forward [aria-label=url]', 'https://api.example.com/v1/echo');
+  await tab('secrets');
+  await page.locator('demo-audit tr[data-type=forward]').first().waitFor();
+});
+
+test('relays a /dev/sealed request with the chosen stamp', async () => {
+  await tab('sealed');
+  await page.fill('demo-sealed [aria-label="stamp tag"]', 'e2e');
+  await page.fill('demo-sealed [aria-label="request JSON"]', JSON.stringify({ op: 'test', name: 'GH_TOKEN', url: 'https://api.example.com/v1/x' }));
+  await page.click('demo-sealed button:has-text("Send")');
+  const reply = page.locator('demo-sealed [data-testid=sealed-reply]').first();
+  await reply.waitFor();
+  assert.deepEqual(JSON.parse(await reply.innerText()).verdict, 'inject');
+  await shot(page, 'sealed');
+});
+
+test('the agent redacts a pasted text and scrubs a stream as it is typed', async () => {
+  await tab('agent');
+  await page.click('demo-agent button:has-text("Say hello as the agent")');
+  await page.fill('demo-agent [aria-label="text to redact"]', `curl -H "Authorization: Bearer ${VALUE}"`);
+  await page.click('demo-agent button:has-text("Redact")');
+  const redacted = page.locator('demo-agent [data-testid=redacted]');
+  await redacted.waitFor();
+  assert.equal(await redacted.innerText(), `curl -H "Authorization: Bearer ${placeholder}"`);
+  await page.fill('demo-agent [aria-label="text to redact"]', '');
+
+  const stream = page.locator('demo-agent [aria-label="stream input"]');
+  await stream.pressSequentially(`token ${VALUE.slice(0, 20)}`, { delay: 5 });
+  await stream.pressSequentially(`${VALUE.slice(20)} done`, { delay: 5 });
+  const output = page.locator('demo-agent [data-testid=stream-output]');
+  await page.waitForFunction(
+    (want) => document.querySelector('demo-app').shadowRoot.querySelector('demo-agent').shadowRoot.querySelector('[data-testid=stream-output]').textContent.includes(want),
+    `token ${placeholder} done`,
+  );
+  assert.equal((await output.innerText()).includes(VALUE.slice(0, 16)), false);
+  await stream.fill('');
+  await shot(page, 'agent');
+});
+
+test('locks with a passphrase in the popup, stays locked over a reload, and unlocks from the button', async () => {
+  await tab('secrets');
+  const button = page.frameLocator('demo-lock-button iframe').locator('button');
+  await page.locator('demo-status [data-testid=availability]').getByText('ready').waitFor();
+  const [popup] = await Promise.all([context.waitForEvent('page'), button.click()]);
+  await popup.getByText('Lock with a passphrase').click();
+  await popup.fill('#new', PASSPHRASE);
+  await popup.fill('#again', PASSPHRASE);
+  await popup.click('button[type=submit]');
+  await popup.getByText('The vault is unlocked').waitFor({ timeout: 15000 });
+  await shot(popup, 'popup-locked-with-passphrase');
+  await popup.close();
+
+  await page.reload();
+  await page.locator('demo-status [data-testid=locked]').getByText('locked', { exact: true }).waitFor();
+  await page.locator('demo-status [data-testid=availability]').getByText('locked').waitFor();
+  await tab('forward');
+  await page.click('demo-forward button:has-text("Forward")');
+  await page.locator('demo-forward [data-testid=refused]').getByText('locked').waitFor();
+  await shot(page, 'reloaded-locked');
+
+  const [again] = await Promise.all([context.waitForEvent('page'), button.click()]);
+  await again.getByText('The vault is locked').waitFor();
+  await again.fill('#current', PASSPHRASE);
+  await again.click('button[type=submit]');
+  await again.waitForEvent('close', { timeout: 15000 });
+  await page.locator('demo-status [data-testid=locked]').getByText('unlocked').waitFor();
+  await page.click('demo-forward button:has-text("Forward")');
+  await page.locator('demo-forward [data-testid=echo-body]').waitFor();
+  assert.match(await page.locator('demo-forward [data-testid=echo-body]').innerText(), new RegExp(placeholder));
+  await shot(page, 'unlocked-again');
+});
