@@ -12,9 +12,13 @@ export interface Compiled {
 
 export class Scrubbers {
   private readonly compiled = new Map<string, Compiled>();
-  private readonly pending = new Map<string, Promise<Compiled | undefined>>();
+  /** Per namespace, the compiles asked for, run one after the other. */
+  private readonly queue = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly records: Records) {}
+  constructor(
+    private readonly records: Records,
+    private readonly key: () => CryptoKey | null,
+  ) {}
 
   /** The newest scrubber compiled for the namespace, whatever its version. */
   get(namespace: string): Compiled | undefined {
@@ -22,33 +26,27 @@ export class Scrubbers {
   }
 
   /**
-   * Compiles the namespace's scrubber when `key` is there and the values changed since the last
-   * compile; answers the newest scrubber there is. One compile per namespace at a time.
+   * Compiles the namespace's scrubber when the key is there and the values changed since the last
+   * compile, and answers the newest scrubber there is. Calls queue per namespace; a call whose
+   * turn comes when the scrubber is already current costs one read.
    */
-  async refresh(namespace: string, key: CryptoKey | null): Promise<Compiled | undefined> {
-    const running = this.pending.get(namespace);
-    if (running) await running;
-    const { scrubVersion } = await this.records.meta(namespace);
-    const current = this.compiled.get(namespace);
-    if (!key || current?.version === scrubVersion) return current;
-    const work = (async () => {
-      const values = await this.records.values(namespace, key);
-      const compiled = { version: scrubVersion, scrubber: compileScrubber(values) };
-      const newest = this.compiled.get(namespace);
-      if (!newest || newest.version <= compiled.version) this.compiled.set(namespace, compiled);
-      return this.compiled.get(namespace);
-    })();
-    this.pending.set(namespace, work);
-    try {
-      return await work;
-    } finally {
-      this.pending.delete(namespace);
-    }
+  refresh(namespace: string): Promise<Compiled | undefined> {
+    const turn = (this.queue.get(namespace) ?? Promise.resolve()).then(() => this.compileIfStale(namespace));
+    const settled = turn.catch(() => undefined);
+    this.queue.set(namespace, settled);
+    void settled.then(() => this.queue.get(namespace) === settled && this.queue.delete(namespace));
+    return turn;
   }
 
-  /** Every namespace with a compiled scrubber, to recompile after an unlock. */
-  namespaces(): string[] {
-    return [...this.compiled.keys()];
+  private async compileIfStale(namespace: string): Promise<Compiled | undefined> {
+    const { scrubVersion } = await this.records.meta(namespace);
+    const current = this.compiled.get(namespace);
+    const key = this.key();
+    if (!key || current?.version === scrubVersion) return current;
+    const values = await this.records.values(namespace, key);
+    const compiled = { version: scrubVersion, scrubber: compileScrubber(values) };
+    this.compiled.set(namespace, compiled);
+    return compiled;
   }
 }
 

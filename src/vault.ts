@@ -79,7 +79,7 @@ export class Vault {
     this.config = options.config;
     this.now = options.now ?? Date.now;
     this.records = new Records(db, this.now);
-    this.scrubbers = new Scrubbers(this.records);
+    this.scrubbers = new Scrubbers(this.records, () => this.keys.key);
     this.requests = new Requests(db, this.config.requestLifetimeMs, this.now);
     this.bus.onmessage = (event: MessageEvent<BusMessage>) => void this.fromBus(event.data);
   }
@@ -88,8 +88,8 @@ export class Vault {
   static async open(options: VaultOptions): Promise<Vault> {
     const keys = await KeyRing.open(options.db);
     const vault = new Vault(options.db, keys, options);
-    keys.onChange(async (key) => {
-      for (const namespace of vault.served) await vault.scrubbers.refresh(namespace, key);
+    keys.onChange(async () => {
+      for (const namespace of vault.served) void vault.scrubbers.refresh(namespace);
       await vault.notify(null, ['status']);
     });
     await vault.purge();
@@ -397,21 +397,20 @@ export class Vault {
   }
 
   private async notify(namespace: string | null, changes: Change[]) {
-    if (namespace && changes.includes('values') && this.served.has(namespace)) {
-      await this.scrubbers.refresh(namespace, this.keys.key);
-    }
+    // Compiling needn't hold up the events: while unlocked, `ready` is true anyway.
+    if (namespace && changes.includes('values') && this.served.has(namespace)) void this.scrubbers.refresh(namespace);
     for (const listener of this.listeners) await listener(namespace, changes);
   }
 
   /** Starts serving a namespace (an embedder said hello): its scrubber compiles from now on. */
   async serve(namespace: string): Promise<void> {
     this.served.add(namespace);
-    await this.scrubbers.refresh(namespace, this.keys.key);
+    await this.scrubbers.refresh(namespace);
   }
 
   /** The namespace's scrubber, compiled if it can be; EACCES when locked before any compile. */
   async scrubber(namespace: string) {
-    const compiled = await this.scrubbers.refresh(namespace, this.keys.key);
+    const compiled = await this.scrubbers.refresh(namespace);
     if (!compiled) throw new VaultError('EACCES', 'unlock the vault to continue');
     return compiled;
   }

@@ -200,7 +200,8 @@ describe('the agent role', () => {
 describe('ports', () => {
   beforeEach(resetVault);
 
-  it('answer 1,000 mixed requests sent at once in order, each once', async () => {
+  it('answer 1,000 mixed requests sent at once in order, each once', async function () {
+    this.timeout(90000);
     const page = await welcomed();
     const ops = ['status', 'placeholders', 'list', 'put', 'audit', 'remove', 'bogus'];
     const sent: number[] = [];
