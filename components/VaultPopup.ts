@@ -1,5 +1,5 @@
 import { LitElement, type PropertyValues, css, html, nothing } from 'lit';
-import { LockController, type PopupModel, type Screen } from './lock-controller.ts';
+import { LockController, type PopupModel, type PopupState, type Screen } from './lock-controller.ts';
 import { spectrumClass, spectrumSheets } from './spectrum.ts';
 
 const TITLES: Record<Screen, string> = {
@@ -44,10 +44,6 @@ export class VaultPopup extends LitElement {
       }
       p {
         margin: 0 0 var(--spectrum-spacing-300);
-      }
-      .origin {
-        color: var(--spectrum-neutral-subdued-content-color-default);
-        font-size: var(--spectrum-font-size-75);
       }
       .actions {
         display: flex;
@@ -107,10 +103,9 @@ export class VaultPopup extends LitElement {
   }
 
   override render() {
-    const { screen, theme, scale, outcome, namespace } = this.model.state;
+    const { screen, theme, scale, outcome } = this.model.state;
     return html`<main class=${spectrumClass(theme, scale)} aria-busy=${this.model.state.busy ? 'true' : 'false'}>
       <h1 tabindex="-1">${TITLES[screen]}</h1>
-      ${namespace ? html`<p class="origin">Opened from ${namespace}</p>` : nothing}
       ${this.screen(screen)}
       <div role="status" aria-live="polite">
         ${outcome?.kind === 'success' ? html`<p class="outcome success">${outcome.text}</p>` : nothing}
@@ -121,16 +116,21 @@ export class VaultPopup extends LitElement {
 
   protected override updated(changed: PropertyValues) {
     super.updated(changed);
-    const screen = this.model.state.screen;
+    const { screen, outcome } = this.model.state;
+    const field = this.renderRoot.querySelector<HTMLElement>('input');
     if (screen !== this.shown) {
       // A new screen: focus its first field, or its heading, so keyboard and screen readers follow.
       this.shown = screen;
-      const target = this.renderRoot.querySelector<HTMLElement>('input') ?? this.renderRoot.querySelector<HTMLElement>('h1');
-      target?.focus();
+      (field ?? this.renderRoot.querySelector<HTMLElement>('h1'))?.focus();
+    } else if (outcome !== this.said && outcome?.kind === 'error') {
+      // A refusal on the same screen: the cleared field gets the focus back (the busy button lost it).
+      field?.focus();
     }
+    this.said = outcome;
   }
 
   private shown?: Screen;
+  private said: PopupState['outcome'] = null;
 
   private screen(screen: Screen) {
     const lock = this.model.state.lock;

@@ -43,7 +43,7 @@ export class ButtonController implements ReactiveController {
         for (const event of held) this.hello(event);
       },
       (error: Error) => {
-        this.held = [];
+        this.held = null;
         console.error(`slicc-vault: the button answers nobody: ${error.message}`);
       },
     );
@@ -74,7 +74,7 @@ export class ButtonController implements ReactiveController {
     if (ancestor !== undefined && ancestor !== event.origin) return;
     if (data.theme === 'light' || data.theme === 'dark') this.host.theme = data.theme;
     if (data.scale === 'medium' || data.scale === 'large') this.host.scale = data.scale;
-    if (this.namespace === event.origin) return;
+    if (this.namespace === event.origin) return this.show(this.host.availability);
     this.namespace = event.origin;
     this.watcher?.close();
     this.watcher = new AvailabilityWatcher(event.origin, (availability) => this.show(availability));

@@ -134,11 +134,24 @@ describe('the lock', () => {
     expect(await decryptValue(again!, { ...before.binding, iv: before.iv, ciphertext: before.ciphertext })).to.equal(before.value);
   });
 
+  it('adds a passkey to a passphrase lock only with the right passphrase, creating no passkey for a wrong one', async () => {
+    const authenticatorId = await addAuthenticator();
+    await autoUnlock(db);
+    await lock().setPassphrase(PASSPHRASE);
+    expect((await refused(lock().setPasskey({ passphrase: 'wrong one!' }))).reason).to.equal('wrong-passphrase');
+    const { credentials } = (await executeServerCommand('webauthn', { action: 'credentials', authenticatorId })) as { credentials: unknown[] };
+    expect(credentials).to.deep.equal([]);
+    clock += 1000;
+    await lock().setPasskey({ passphrase: PASSPHRASE });
+    expect(await lock().state()).to.deep.equal({ passphrase: true, passkey: true });
+  });
+
   it('sets both kinds, and either one unlocks; removing the lock needs one of them', async () => {
     await addAuthenticator();
     await autoUnlock(db);
-    await lock().setPassphrase(PASSPHRASE);
-    await lock().setPasskey({ passphrase: PASSPHRASE });
+    await lock().setPasskey();
+    expect((await refused(lock().setPassphrase(PASSPHRASE))).reason).to.equal('proof-needed');
+    await lock().setPassphrase(PASSPHRASE, { passkey: true });
     expect(await lock().state()).to.deep.equal({ passphrase: true, passkey: true });
     await lock().unlock({ passkey: true });
     await lock().unlock({ passphrase: PASSPHRASE });

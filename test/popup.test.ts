@@ -2,8 +2,9 @@
 // a real click, Chromium's virtual authenticator in that popup, and vault frames in other iframes
 // that follow the lock without a reload.
 import { expect } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
 import { clickButton, embedButton, popup } from './helpers/lock.ts';
-import { canary, resetVault, wait, welcomed, type VaultClient } from './helpers/vault.ts';
+import { canary, crossed, findCanaries, resetVault, wait, welcomed, type VaultClient } from './helpers/vault.ts';
 
 const STAMP = { pid: 1, ppid: 0, uid: 1000, gid: 1000, tag: 't' };
 const lockedWith = (client: VaultClient, locked: boolean, since = 0) =>
@@ -17,8 +18,23 @@ async function expectLockedOut(client: VaultClient) {
   expect(sealed.reply.error.code).to.equal('EACCES');
 }
 
+/** Every console line of the test page, its frames and the popups, and every port message. */
+async function everythingSaid(): Promise<unknown[]> {
+  const page = (await executeServerCommand('console-lines')) as string[];
+  const popups = (await executeServerCommand('window', { action: 'console-lines' })) as string[];
+  return [...crossed, ...page, ...popups];
+}
+
 describe('the lock popup', () => {
+  before(() => executeServerCommand('console-start'));
   beforeEach(resetVault);
+  after(async () => {
+    const said = await everythingSaid();
+    expect(findCanaries(said)).to.deep.equal([]);
+    for (const passphrase of ['correct horse battery', 'wrong horse battery', 'keyboard only please']) {
+      expect(JSON.stringify(said)).not.to.contain(passphrase);
+    }
+  });
 
   it('locks with a passkey; after a reload the frame is locked until the popup, opened by a click on the button, unlocks every frame; lock now locks both', async () => {
     const a = await welcomed();
@@ -76,7 +92,7 @@ describe('the lock popup', () => {
     await popup.shows('Done: the vault is locked with a passphrase.');
     await popup.click('Lock now');
     await Promise.all([lockedWith(a, true), button.until('locked')]);
-    await executeClose();
+    await closePopup();
 
     a.frame!.remove();
     const reloaded = await welcomed();
@@ -103,7 +119,7 @@ describe('the lock popup', () => {
     await popup.click('Remove the lock');
     await popup.shows('The lock is removed.');
     await reloaded.until((e) => e.op === 'status' && e.status.lock === null);
-    await executeClose();
+    await closePopup();
     reloaded.frame!.remove();
     const again = await welcomed();
     expect(((await again.first) as any).status).to.include({ locked: false, lock: null });
@@ -154,6 +170,6 @@ describe('the lock popup', () => {
   });
 });
 
-function executeClose() {
-  return import('@web/test-runner-commands').then(({ executeServerCommand }) => executeServerCommand('window', { action: 'close', url: '/popup.html' }));
+function closePopup() {
+  return executeServerCommand('window', { action: 'close', url: '/popup.html' });
 }

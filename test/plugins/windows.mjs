@@ -14,11 +14,27 @@ async function pageOf(session, url) {
   return pages.at(-1) ?? null;
 }
 
+/** Console lines and errors of every other window a test drove, per test session. */
+const logs = new Map();
+const listened = new WeakSet();
+
+function listen(session, page) {
+  if (listened.has(page) || page === session.browser.getPage(session.id)) return;
+  listened.add(page);
+  if (!logs.has(session.id)) logs.set(session.id, []);
+  const lines = logs.get(session.id);
+  page.on('console', (msg) => lines.push(msg.text()));
+  page.on('pageerror', (error) => lines.push(String(error?.stack ?? error)));
+}
+
 async function waitForPage(session, url, ms) {
   const end = Date.now() + ms;
   for (;;) {
     const page = await pageOf(session, url);
-    if (page) return page;
+    if (page) {
+      listen(session, page);
+      return page;
+    }
     if (Date.now() > end) throw new Error(`window: no page whose URL contains ${url} within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -113,6 +129,8 @@ export function windowsPlugin() {
           await page.screenshot({ path, clip: payload.clip, captureBeyondViewport: true });
           return payload.name;
         }
+        case 'console-lines':
+          return logs.get(session.id) ?? [];
         case 'headers': {
           // A document's response headers as the server sends them (the page can't read them cross-origin).
           const response = await fetch(payload.href);
