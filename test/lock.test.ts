@@ -20,8 +20,8 @@ function lock(options: { iterations?: number } = {}) {
   return new Lock(db, { iterations: options.iterations ?? ITERATIONS, rpName: 'SLICC vault (test)', now: () => clock });
 }
 
-async function addAuthenticator(prf = true) {
-  const { authenticatorId } = (await executeServerCommand('webauthn', { action: 'add', prf })) as { authenticatorId: string };
+async function addAuthenticator(prf = true, userVerified = true) {
+  const { authenticatorId } = (await executeServerCommand('webauthn', { action: 'add', prf, userVerified })) as { authenticatorId: string };
   authenticators.push(authenticatorId);
   return authenticatorId;
 }
@@ -182,5 +182,13 @@ describe('the lock', () => {
     expect(error.message).to.contain("doesn't support the PRF extension");
     expect(await slotNames()).to.deep.equal(['device']);
     expect(await lock().state()).to.equal(null);
+  });
+
+  it('says a passkey prompt that ends without the person verified was cancelled, and changes nothing', async () => {
+    await addAuthenticator(true, false);
+    await autoUnlock(db);
+    const error = await refused(lock().setPasskey());
+    expect([error.reason, error.message]).to.deep.equal(['cancelled', 'the passkey prompt was cancelled; nothing changed']);
+    expect(await slotNames()).to.deep.equal(['device']);
   });
 });
