@@ -185,7 +185,7 @@ ${e.head.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}</pre>`
           </select></label>
           <label class="grow">URL<input aria-label="url" .value=${this.url} @input=${(e: Event) => (this.url = str(e))} /></label>
         </div>
-        <label style="display:flex">Headers, one <code>Name: value</code> a line
+        <label class="block">Headers, one <code>Name: value</code> a line
           <textarea aria-label="headers" spellcheck="false" .value=${this.headers} @input=${(e: Event) => ((this.headers = str(e)), (this.edited = true))}></textarea>
         </label>
         <div class="row">

@@ -58,7 +58,7 @@ export class PolicyPanel extends LitElement {
   constructor() {
     super();
     this.files = [trustedChoice(FNOX, fnoxTemplate([])), trustedChoice(SECRETS_POLICY, secretsPolicyTemplate([]))];
-    this.include = [true, false];
+    this.include = [true, true];
     this.result = null;
     this.error = '';
   }
@@ -89,6 +89,12 @@ export class PolicyPanel extends LitElement {
       this.result = null;
       this.error = describe(error);
     }
+  }
+
+  /** The reply's warnings that aren't already shown under their file. */
+  private others(r: PolicyResult) {
+    const shown = new Set(r.files.flatMap((f) => f.warnings));
+    return r.warnings.filter((w) => !shown.has(w));
   }
 
   private reset() {
@@ -135,7 +141,7 @@ export class PolicyPanel extends LitElement {
                 ${f.warnings.map((w) => html`<div class="warning">⚠ ${w}</div>`)}
               </div>`,
             )}
-            ${r.warnings.length ? html`<h3>Warnings</h3>${r.warnings.map((w) => html`<div class="warn warning">${w}</div>`)}` : ''}
+            ${this.others(r).map((w) => html`<div class="warn warning">${w}</div>`)}
             <h3>Rules in effect</h3>
             ${r.rules.length ? html`<ul>${r.rules.map((rule) => html`<li><strong>${rule.secret}</strong>: <span class="mono">${ruleText(rule)}</span></li>`)}</ul>` : html`<p class="muted">None.</p>`}
           </section>`

@@ -45,6 +45,9 @@ export const panelStyles = [
       font-size: var(--spectrum-font-size-75, 12px);
       color: var(--spectrum-neutral-subdued-content-color-default, #555);
     }
+    label.block {
+      display: flex;
+    }
     label.check {
       flex-direction: row;
       align-items: center;
