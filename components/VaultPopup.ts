@@ -144,7 +144,7 @@ export class VaultPopup extends LitElement {
             Right now the vault opens by itself in this browser: any SLICC window here can use your secrets without
             asking. That is auto-unlock. Anyone who can use this browser profile can use them too.
           </p>
-          <p>Lock it to ask for your passkey or a passphrase each time the browser starts anew.</p>
+          <p>Lock it, and SLICC asks for your passkey or a passphrase whenever it starts again.</p>
           <div class="actions">
             ${this.button('Lock with a passkey', () => this.model.addPasskey(), 'accent')}
             ${this.button('Lock with a passphrase', () => this.model.go('set-passphrase'))}
