@@ -61,7 +61,7 @@ export class AuditLog extends LitElement {
           ${entries.map(
             (e) => html`<tr data-type=${e.type}>
               <td class="muted">${e.seq}</td>
-              <td class="muted">${time(e.at)}</td>
+              <td class="muted nowrap">${time(e.at, true)}</td>
               <td><span class="badge">${e.type === 'materialize' ? 'revealed' : e.type}</span></td>
               <td>${auditText(e)}</td>
             </tr>`,

@@ -97,7 +97,7 @@ export class DemoApp extends LitElement {
       }
       main {
         padding: 20px 24px 48px;
-        max-inline-size: 1200px;
+        max-inline-size: 1400px;
       }
       iframe.vault {
         display: none;

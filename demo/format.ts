@@ -1,7 +1,10 @@
 // Small text forms shared by the panels: times, rules, exec modes, audit entries.
 import type { AuditEntry, ExecMode, PolicyChange, Rule, SecretView } from '../src/contract.ts';
 
-export const time = (ms: number | undefined | null) => (ms ? new Date(ms).toLocaleString() : '—');
+export const time = (ms: number | undefined | null, seconds = false) =>
+  ms
+    ? new Date(ms).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', ...(seconds && { second: '2-digit' }) })
+    : '—';
 
 export const ruleText = (r: Rule) =>
   `${r.methods.length ? r.methods.join(',') : 'any'} ${r.domain}${r.paths.length ? ` ${r.paths.join(' ')}` : ''} → ${r.header}`;

@@ -67,7 +67,7 @@ export class SecretsPanel extends LitElement {
       <td>${s.rules.length ? s.rules.map((r) => html`<div class="mono">${ruleText(r)}</div>`) : html`<span class="muted">none</span>`}</td>
       <td>${execText(s)}</td>
       <td>${s.exits ? s.exits.join(', ') : html`<span class="muted">all</span>`}</td>
-      <td class="muted">updated ${time(s.updatedAt)}${s.usedAt ? html`<br />used ${time(s.usedAt)}` : ''}${s.expiresAt ? html`<br />expires ${time(s.expiresAt)}` : ''}</td>
+      <td class="muted nowrap">updated ${time(s.updatedAt)}${s.usedAt ? html`<br />used ${time(s.usedAt)}` : ''}${s.expiresAt ? html`<br />expires ${time(s.expiresAt)}` : ''}</td>
       <td>
         ${removed
           ? html`<button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeS" @click=${() =>

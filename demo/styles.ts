@@ -169,6 +169,9 @@ export const panelStyles = [
       border-inline-start: 4px solid var(--spectrum-positive-visual-color, #2d9d78);
       background: var(--spectrum-gray-100, #f5f5f5);
     }
+    .nowrap {
+      white-space: nowrap;
+    }
     .muted {
       color: var(--spectrum-neutral-subdued-content-color-default, #666);
     }
