@@ -54,6 +54,7 @@ describe('the lock popup', () => {
 
     await popup.click('Lock now');
     await Promise.all([lockedWith(a, true), lockedWith(b, true), button.until('locked')]);
+    expect(b.events.at(-1).status.locked).to.equal(true);
 
     // The reload: a new frame of the same namespace, while no document holds the key.
     a.frame!.remove();
@@ -64,13 +65,14 @@ describe('the lock popup', () => {
     expect(welcome.status.scrub).to.include({ needed: true, ready: false });
     await expectLockedOut(reloaded);
 
+    const unlockedSince = b.events.length;
     await popup.click('Unlock with your passkey');
-    await Promise.all([lockedWith(reloaded, false), lockedWith(b, false), button.until('ready')]);
+    await Promise.all([lockedWith(reloaded, false), lockedWith(b, false, unlockedSince), button.until('ready')]);
     expect((await reloaded.request('put', { name: 'LATER_TOKEN', value: canary('later') })).placeholder).to.be.a('string');
 
-    const since = reloaded.events.length;
+    const [since, sinceB] = [reloaded.events.length, b.events.length];
     await popup.click('Lock now');
-    await Promise.all([lockedWith(reloaded, true, since), lockedWith(b, true, b.events.length - 1)]);
+    await Promise.all([lockedWith(reloaded, true, since), lockedWith(b, true, sinceB)]);
     await expectLockedOut(b);
   });
 
@@ -164,9 +166,10 @@ describe('the lock popup', () => {
     await lockedWith(a, true);
     await popup.shows('The vault is locked');
     expect(await popup.focused()).to.equal('input:current');
+    const since = a.events.length;
     await popup.type('keyboard only please');
     await popup.press('Enter');
-    await lockedWith(a, false);
+    await lockedWith(a, false, since);
   });
 });
 
