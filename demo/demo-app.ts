@@ -174,7 +174,7 @@ export class DemoApp extends LitElement {
     return html`<div class="spectrum spectrum--light spectrum--medium">
       <header>
         <h1>SLICC seven</h1>
-        <span class="who">demo embedder · ${location.origin} · vault at ${this.vaultOrigin || '…'}</span>
+        <span class="who">demo embedder · ${location.origin}${crossOriginIsolated ? ' (cross-origin isolated)' : ''} · vault at ${this.vaultOrigin || '…'}</span>
         <span class="spacer"></span>
         <demo-status .status=${this.status} .page=${this.page} .availability=${this.availability}></demo-status>
         ${this.vaultOrigin

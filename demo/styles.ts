@@ -22,6 +22,10 @@ export const panelStyles = [
       font-size: var(--spectrum-font-size-400, 20px);
       color: var(--spectrum-heading-color, #111);
     }
+    h2 code,
+    h3 code {
+      font-size: inherit;
+    }
     h3 {
       margin: var(--spectrum-spacing-400, 16px) 0 var(--spectrum-spacing-100, 4px);
       font-size: var(--spectrum-font-size-200, 16px);

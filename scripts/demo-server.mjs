@@ -1,4 +1,6 @@
-// The demo embedder's origin: serves demo/ at its root and tells the page where the vault is.
+// The demo embedder's origin: serves demo/ at its root and tells the page where the vault is. Like
+// bios, the page is cross-origin isolated (COOP same-origin, COEP require-corp), so the vault's
+// documents must be embeddable from such a page.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { rootDir } from './vault-server.mjs';
 
@@ -18,6 +20,7 @@ export function demoServerConfig({ port, hostname = '127.0.0.1', vaultOrigin }) 
         }
         if (ctx.path === '/' || ctx.path === '/index.html') ctx.url = '/demo/index.html';
         await next();
+        ctx.set({ 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' });
       },
     ],
   };

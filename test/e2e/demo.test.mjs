@@ -48,6 +48,7 @@ after(async () => {
 });
 
 test('adds a secret in Settings › Secrets; the page never shows the value', async () => {
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'the demo is cross-origin isolated, as bios is');
   await page.fill('demo-secrets input[name=name]', 'GH_TOKEN');
   await page.fill('demo-secrets input[name=value]', VALUE);
   await page.click('demo-secrets button[type=submit]');
@@ -174,7 +175,10 @@ test('locks with a passphrase in the popup, stays locked over a reload, and unlo
   await again.fill('#current', PASSPHRASE);
   await again.click('button[type=submit]');
   await again.waitForEvent('close', { timeout: 15000 });
-  await page.locator('demo-status [data-testid=locked]').getByText('unlocked').waitFor();
+  await page.locator('demo-status [data-testid=locked]').getByText('unlocked').waitFor({ timeout: 10000 }).catch(async (error) => {
+    await shot(page, 'FAILED-not-unlocked');
+    throw error;
+  });
   await page.click('demo-forward button:has-text("Forward")');
   await page.locator('demo-forward [data-testid=echo-body]').waitFor();
   assert.match(await page.locator('demo-forward [data-testid=echo-body]').innerText(), new RegExp(placeholder));
