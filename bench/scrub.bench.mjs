@@ -15,6 +15,7 @@ const entry = fileURLToPath(new URL('./scrub-core.mjs', import.meta.url));
 const bundle = (format) =>
   build({ entryPoints: [entry], bundle: true, format, globalName: 'ScrubBench', platform: 'neutral', mainFields: ['module', 'main'], write: false, logLevel: 'error' }).then((r) => r.outputFiles[0].text);
 
+const slice = (mib) => (mib < sizeMiB - 0.5 ? ` (${fmt(mib, mib < 10 ? 1 : 0)} MiB)` : '');
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '–');
 function table(title, { sizeMiB, rows }) {
   const lines = [
@@ -24,7 +25,7 @@ function table(title, { sizeMiB, rows }) {
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of rows) {
-    lines.push(`| ${r.values} | ${r.patterns} | ${fmt(r.compileMs, 1)} | ${fmt(r.tableBytes / 1024)} | ${fmt(r.heapBytes / 2 ** 20, 1)} | ${fmt(r.scrub)} | ${fmt(r.stream)} | ${fmt(r.decode)} | ${fmt(r.aho, 1)} | ${fmt(r.naive, 1)}${r.naiveSliceMiB < sizeMiB - 0.5 ? ` (${fmt(r.naiveSliceMiB, 1)} MiB)` : ''} | ${fmt(r.scrub / r.aho, 1)} | ${fmt(r.scrub / r.naive, 1)} | ${fmt(r.decode / r.scrub, 1)} |`);
+    lines.push(`| ${r.values} | ${r.patterns} | ${fmt(r.compileMs, 1)} | ${fmt(r.tableBytes / 1024)} | ${fmt(r.heapBytes / 2 ** 20, 1)} | ${fmt(r.scrub)} | ${fmt(r.stream)} | ${fmt(r.decode)} | ${fmt(r.aho, 1)}${slice(r.ahoSliceMiB)} | ${fmt(r.naive, 1)}${slice(r.naiveSliceMiB)} | ${fmt(r.scrub / r.aho, 1)} | ${fmt(r.scrub / r.naive, 1)} | ${fmt(r.decode / r.scrub, 1)} |`);
   }
   return lines.join('\n');
 }

@@ -42,8 +42,14 @@ export interface ScrubStream {
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 const EMPTY = new Uint8Array(0);
+// Filter sizes: bits per sampled gram, and the largest tables (the bloom bitset is 128 KiB at most,
+// so it stays in cache; the offset tables are 1 MiB each and read only after a bloom hit).
+const BLOOM_BITS_PER_GRAM = 16;
+const BLOOM_MAX_BITS = 20;
+const GRAM_MAX_BITS = 20;
 const GOLDEN = 0x9e3779b1;
 const GOLDEN2 = 0x85ebca6b;
+const GOLDEN3 = 0xc2b2ae35;
 
 // ── Forms ──────────────────────────────────────────────────────────────────────────────
 
@@ -123,9 +129,12 @@ interface Tables {
   slot: Int32Array; // pattern → index into slots (one per name and form)
   rep: Uint8Array[]; // pattern → replacement
   slots: { name: string; form: string }[];
-  // Sampling filter: bit o of gram[hash(4 bytes at x)] says some pattern may have those 4 bytes at
-  // offset o. Two tables with independent hashes; a start is a candidate only if both agree.
+  // Sampling filter on the 4 bytes at x. `bloom` (a bitset small enough to stay in cache): may any
+  // pattern have them among its first `step` grams? If so, bit o of gram[hash] and of gram2[hash2]
+  // (independent hashes): may a pattern have them at offset o? Only then is x - o a candidate start.
   step: number;
+  bloom: Int32Array;
+  bloomShift: number;
   gram: Uint8Array;
   gram2: Uint8Array;
   gramShift: number;
@@ -193,9 +202,12 @@ function build(values: readonly ScrubValue[]): Tables {
 
   // Every start s has a sample in [s, s + step); a pattern has its grams at offsets 0..step-1.
   const step = count ? Math.min(8, minLen - 3) : 1;
-  const gramBits = Math.min(20, Math.max(12, pow2Bits(count * step * 16)));
+  const gramBits = Math.min(GRAM_MAX_BITS, Math.max(12, pow2Bits(count * step * 16)));
   const gram = new Uint8Array(1 << gramBits);
   const gram2 = new Uint8Array(1 << gramBits);
+  const bloomBits = Math.min(BLOOM_MAX_BITS, Math.max(10, pow2Bits(count * step * BLOOM_BITS_PER_GRAM)));
+  const bloom = new Int32Array(1 << (bloomBits - 5));
+  const bloomShift = 32 - bloomBits;
   const gramShift = 32 - gramBits;
   // Verification table, open addressing on the 4-byte prefix.
   const keyBits = pow2Bits(count * 2);
@@ -210,6 +222,8 @@ function build(values: readonly ScrubValue[]): Tables {
     const o = off[i];
     for (let g = 0; g < step; g++) {
       const v = gramAt(pat, o + g);
+      const b = Math.imul(v, GOLDEN3) >>> bloomShift;
+      bloom[b >>> 5] |= 1 << (b & 31);
       gram[Math.imul(v, GOLDEN) >>> gramShift] |= 1 << g;
       gram2[Math.imul(v, GOLDEN2) >>> gramShift] |= 1 << g;
     }
@@ -240,13 +254,13 @@ function build(values: readonly ScrubValue[]): Tables {
     list[j] = i;
   }
   return {
-    count, pat, off, len, slot, slots, step, gram, gram2, gramShift, keys, keyFrom, keyTo, keyShift, list, short,
+    count, pat, off, len, slot, slots, step, bloom, bloomShift, gram, gram2, gramShift, keys, keyFrom, keyTo, keyShift, list, short,
     rep: pats.map((p) => p.rep),
   };
 }
 
 function tableBytes(t: Tables): number {
-  const typed = [t.pat, t.off, t.len, t.slot, t.gram, t.gram2, t.keys, t.keyFrom, t.keyTo, t.list];
+  const typed = [t.pat, t.off, t.len, t.slot, t.bloom, t.gram, t.gram2, t.keys, t.keyFrom, t.keyTo, t.list];
   return typed.reduce((n, a) => n + a.byteLength, 0) + t.rep.reduce((n, r) => n + r.byteLength, 0) + t.short.size * 16;
 }
 
@@ -285,13 +299,14 @@ function matchAt(t: Tables, d: Uint8Array, s: number, n: number, final: boolean)
  * tail starts: n when `final` or when no start at the end could still become a match.
  */
 function scan(t: Tables, d: Uint8Array, pos: number, n: number, final: boolean, m: number[]): number {
-  const { step, gram, gram2, gramShift, len } = t;
+  const { step, bloom, bloomShift, gram, gram2, gramShift, len } = t;
   const view = new DataView(d.buffer, d.byteOffset, d.byteLength);
   let x = pos + step - 1; // the sample at x covers starts (x - step, x]
   while (x + 4 <= n) {
     const g = view.getInt32(x, true);
-    let bits = gram[Math.imul(g, GOLDEN) >>> gramShift];
-    if (bits !== 0 && (bits &= gram2[Math.imul(g, GOLDEN2) >>> gramShift]) !== 0) {
+    const b = Math.imul(g, GOLDEN3) >>> bloomShift;
+    let bits = 0;
+    if ((bloom[b >>> 5] & (1 << (b & 31))) !== 0 && (bits = gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift]) !== 0) {
       let next = -1;
       for (let o = step - 1; o >= 0; o--) {
         if (((bits >> o) & 1) === 0) continue;
