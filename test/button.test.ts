@@ -25,6 +25,18 @@ describe('the lock button', () => {
     expect(await button.label()).to.equal('SLICC vault: unlocked. Open the lock');
   });
 
+  it('says connecting again when the last vault frame of its namespace goes away', async () => {
+    const first = await welcomed();
+    const second = await welcomed();
+    const button = await embedButton();
+    await button.until('ready');
+    first.frame!.remove();
+    await wait(250);
+    expect(button.said.at(-1)).to.equal('ready');
+    second.frame!.remove();
+    await button.until('connecting');
+  });
+
   it('learns the availability from a frame that was there before it started', async () => {
     await welcomed();
     const button = await embedButton();
@@ -51,10 +63,10 @@ describe('the lock button', () => {
     window.addEventListener('message', (e) => e.source === frame.contentWindow && said.push(e.data));
     frame.contentWindow!.postMessage({ type: 'slicc-vault-button', v: 2 }, origins.vault);
     frame.contentWindow!.postMessage({ type: 'slicc-vault', v: 1, op: 'hello' }, origins.vault);
-    await wait(400);
+    await wait(250);
     expect(said).to.deep.equal([]);
     frame.contentWindow!.postMessage({ type: 'slicc-vault-button', v: 1, theme: 'dark', scale: 'large' }, origins.vault);
-    await wait(400);
+    await wait(250);
     expect(said.at(-1)).to.deep.equal({ type: 'slicc-vault-button', v: 1, availability: 'ready' });
     const look = await executeServerCommand('window', {
       action: 'evaluate',
