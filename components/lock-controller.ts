@@ -111,7 +111,7 @@ export class LockController implements ReactiveController, PopupModel {
 
   setPassphrase(passphrase: string, again: string, proof?: Proof) {
     return this.act(async () => {
-      if (passphrase !== again) throw new LockError('weak-passphrase', "the two passphrases aren't the same; nothing changed");
+      if (passphrase !== again) throw new LockError('mismatch', "the two passphrases aren't the same; nothing changed");
       const had = this.state.lock;
       await this.lock!.setPassphrase(passphrase, proof);
       const text = had?.passphrase

@@ -29,6 +29,7 @@ export type LockFailure =
   | 'cancelled'
   | 'too-soon'
   | 'weak-passphrase'
+  | 'mismatch'
   | 'no-lock'
   | 'proof-needed'
   | 'no-such-slot'
