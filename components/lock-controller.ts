@@ -7,7 +7,7 @@ import { openVaultDb } from '../src/db.ts';
 import { KeyRing } from '../src/keyring.ts';
 import { Lock, LockError, type Proof } from '../src/lock.ts';
 import { loadSettings } from '../src/settings.ts';
-import { CHANNEL } from '../src/vault.ts';
+import { CHANNEL } from '../src/bus.ts';
 import type { Scale, Theme } from './spectrum.ts';
 
 export type Screen =

@@ -44,11 +44,16 @@ export async function wrapKey(raw: Uint8Array<ArrayBuffer>, wrappingKey: CryptoK
   return { iv, wrapped, createdAt: Date.now() };
 }
 
-/** The slot's data key as a non-extractable CryptoKey; throws when `wrappingKey` isn't the slot's. */
-export async function unwrapKey(slot: KeySlot, wrappingKey: CryptoKey): Promise<CryptoKey> {
-  const raw = new Uint8Array(
+/** The slot's raw data-key bytes, for re-wrapping; the caller wipes them. Throws for a wrong key. */
+export async function unwrapRaw(slot: KeySlot, wrappingKey: CryptoKey): Promise<Uint8Array<ArrayBuffer>> {
+  return new Uint8Array(
     await crypto.subtle.decrypt({ name: 'AES-GCM', iv: slot.iv, additionalData: slotData(slot.slot) }, wrappingKey, slot.wrapped),
   );
+}
+
+/** The slot's data key as a non-extractable CryptoKey; throws when `wrappingKey` isn't the slot's. */
+export async function unwrapKey(slot: KeySlot, wrappingKey: CryptoKey): Promise<CryptoKey> {
+  const raw = await unwrapRaw(slot, wrappingKey);
   try {
     return await crypto.subtle.importKey('raw', raw, AES, false, ['encrypt', 'decrypt']);
   } finally {

@@ -12,9 +12,10 @@ import {
   deviceSlot,
   lockOf,
   randomBytes,
+  unwrapRaw,
   wrapKey,
 } from './keys.ts';
-import { CHANNEL } from './vault.ts';
+import { announce } from './bus.ts';
 
 export const MIN_PASSPHRASE_LENGTH = 8;
 /** The HKDF `info` of the passkey slot's wrapping key: its own, so the PRF output serves nothing else. */
@@ -69,18 +70,6 @@ export interface LockOptions {
   rpName: string;
   credentials?: CredentialsContainer;
   now?: () => number;
-}
-
-const slotData = (slot: KeySlot['slot']) => new TextEncoder().encode(`slicc-vault key slot: ${slot}`);
-
-/**
- * The raw data-key bytes of a slot. keys.ts unwraps straight to a non-extractable CryptoKey;
- * re-wrapping needs the bytes, so this mirrors its format (the slot's name as additional data).
- */
-async function unwrapRaw(slot: KeySlot, wrappingKey: CryptoKey): Promise<Uint8Array<ArrayBuffer>> {
-  return new Uint8Array(
-    await crypto.subtle.decrypt({ name: 'AES-GCM', iv: slot.iv, additionalData: slotData(slot.slot) }, wrappingKey, slot.wrapped),
-  );
 }
 
 export async function passphraseKey(passphrase: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<CryptoKey> {
@@ -180,10 +169,8 @@ export class Lock {
   private async replace(put: KeySlot[], remove: KeySlot['slot'][]) {
     const tx = this.db.transaction('keys', 'readwrite');
     await Promise.all([...put.map((slot) => tx.store.put(slot)), ...remove.map((name) => tx.store.delete(name)), tx.done]);
-    // Every vault document pushes `status` (its `lock` changed) over the vault's own bus.
-    const bus = new BroadcastChannel(CHANNEL);
-    bus.postMessage({ type: 'changed', namespace: null, changes: ['status'] });
-    bus.close();
+    // Every vault document pushes `status`: its `lock` changed.
+    announce(null, ['status']);
   }
 
   /**

@@ -15,6 +15,7 @@ import type {
   VaultStatus,
   AuditEntry,
 } from './contract.ts';
+import { type BusMessage, CHANNEL, type Change } from './bus.ts';
 import { emptyMeta, type VaultDb } from './db.ts';
 import { VaultError, einval } from './errors.ts';
 import { lockOf } from './keys.ts';
@@ -41,18 +42,11 @@ import {
 } from './views.ts';
 
 export const VAULT_VERSION = '1.3.0';
-export const CHANNEL = 'slicc-vault';
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
-/**
- * What changed in a namespace: its set of values (`placeholders` event), its audit log or accepted
- * policy (`changed`), or its status (lock, requests, reminder: `status`).
- */
-export type Change = 'values' | 'audit' | 'status';
+export type { Change };
 export type ChangeListener = (namespace: string | null, changes: Change[]) => void | Promise<void>;
 
-/** Messages between vault documents of the origin. They never carry a value. */
-type BusMessage = { type: 'changed'; namespace: string | null; changes: Change[] };
 
 export interface VaultOptions {
   db: VaultDb;

@@ -1,0 +1,21 @@
+// The vault documents' own BroadcastChannel: what changed in which namespace (`null`: all of
+// them), so every document pushes the same events to its ports. Never a value.
+export const CHANNEL = 'slicc-vault';
+
+/**
+ * What changed in a namespace: its set of values (`placeholders` event), its audit log, accepted
+ * policy or registered endpoints (`changed`), or its status (lock, requests, reminder: `status`).
+ */
+export type Change = 'values' | 'audit' | 'status';
+export interface BusMessage {
+  type: 'changed';
+  namespace: string | null;
+  changes: Change[];
+}
+
+/** Tells every vault document of the origin, from a document that has no Vault (the popup). */
+export function announce(namespace: string | null, changes: Change[]): void {
+  const bus = new BroadcastChannel(CHANNEL);
+  bus.postMessage({ type: 'changed', namespace, changes } satisfies BusMessage);
+  bus.close();
+}
