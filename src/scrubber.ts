@@ -46,7 +46,7 @@ const EMPTY = new Uint8Array(0);
 // so it stays in cache; the offset tables are 1 MiB each and read only after a bloom hit).
 const BLOOM_BITS_PER_GRAM = 16;
 const BLOOM_MAX_BITS = 20;
-const GRAM_MAX_BITS = 20;
+const GRAM_MAX_BITS = 18;
 const GOLDEN = 0x9e3779b1;
 const GOLDEN2 = 0x85ebca6b;
 const GOLDEN3 = 0xc2b2ae35;
@@ -154,20 +154,29 @@ function pow2Bits(n: number): number {
 const gramAt = (d: Uint8Array, i: number) => (d[i] | (d[i + 1] << 8) | (d[i + 2] << 16) | (d[i + 3] << 24)) >>> 0;
 
 function build(values: readonly ScrubValue[]): Tables {
-  const seen = new Map<number, number[]>(); // hash → patterns
-  const pats: { bytes: Uint8Array; slot: number; rep: Uint8Array }[] = [];
+  const pats: Uint8Array[] = [];
+  const patSlot: number[] = [];
+  const reps: Uint8Array[] = [];
+  const firstOfHash = new Map<number, number>(); // FNV hash → first pattern, then chained by sameHash
+  const sameHash: number[] = [];
   const slots: { name: string; form: string }[] = [];
-  const slotIndex = new Map<string, number>();
-  const add = (bytes: Uint8Array, name: string, form: string, rep: Uint8Array) => {
+  const slotsByName = new Map<string, Map<string, number>>();
+  const add = (bytes: Uint8Array, forms: Map<string, number>, name: string, form: string, rep: Uint8Array) => {
     const h = fnv(bytes);
-    const same = seen.get(h);
-    if (same?.some((i) => sameBytes(pats[i].bytes, bytes))) return;
-    if (same) same.push(pats.length);
-    else seen.set(h, [pats.length]);
-    const key = `${form} ${name}`;
-    let slot = slotIndex.get(key);
-    if (slot === undefined) slotIndex.set(key, (slot = slots.push({ name, form }) - 1));
-    pats.push({ bytes, slot, rep });
+    const first = firstOfHash.get(h);
+    for (let i = first ?? -1; i >= 0; i = sameHash[i]) if (sameBytes(pats[i], bytes)) return;
+    sameHash.push(first ?? -1);
+    firstOfHash.set(h, pats.length);
+    let slot = forms.get(form);
+    if (slot === undefined) forms.set(form, (slot = slots.push({ name, form }) - 1));
+    pats.push(bytes);
+    patSlot.push(slot);
+    reps.push(rep);
+  };
+  const formsOf = (name: string) => {
+    let forms = slotsByName.get(name);
+    if (!forms) slotsByName.set(name, (forms = new Map()));
+    return forms;
   };
   const raws = values.map((v, i) => {
     const raw = enc.encode(v.value);
@@ -176,18 +185,19 @@ function build(values: readonly ScrubValue[]): Tables {
     return raw;
   });
   // Raw forms first, so a value that is also another's encoded form comes back as its placeholder.
-  values.forEach((v, i) => add(raws[i], v.name, 'raw', enc.encode(v.placeholder)));
+  values.forEach((v, i) => add(raws[i], formsOf(v.name), v.name, 'raw', enc.encode(v.placeholder)));
   values.forEach((v, i) => {
     const rep = enc.encode(`[redacted:${v.name}]`);
-    for (const [form, bytes] of encodedForms(v.value, raws[i])) if (!sameBytes(bytes, raws[i])) add(bytes, v.name, form, rep);
+    const forms = formsOf(v.name);
+    for (const [form, bytes] of encodedForms(v.value, raws[i])) if (!sameBytes(bytes, raws[i])) add(bytes, forms, v.name, form, rep);
   });
 
   const count = pats.length;
   let total = 0;
   let minLen = Infinity;
   for (const p of pats) {
-    total += p.bytes.length;
-    minLen = Math.min(minLen, p.bytes.length);
+    total += p.length;
+    minLen = Math.min(minLen, p.length);
   }
   const pat = new Uint8Array(total);
   const off = new Int32Array(count);
@@ -195,14 +205,14 @@ function build(values: readonly ScrubValue[]): Tables {
   const slot = new Int32Array(count);
   pats.forEach((p, i) => {
     off[i] = i ? off[i - 1] + len[i - 1] : 0;
-    len[i] = p.bytes.length;
-    slot[i] = p.slot;
-    pat.set(p.bytes, off[i]);
+    len[i] = p.length;
+    slot[i] = patSlot[i];
+    pat.set(p, off[i]);
   });
 
   // Every start s has a sample in [s, s + step); a pattern has its grams at offsets 0..step-1.
   const step = count ? Math.min(8, minLen - 3) : 1;
-  const gramBits = Math.min(GRAM_MAX_BITS, Math.max(12, pow2Bits(count * step * 16)));
+  const gramBits = Math.min(GRAM_MAX_BITS, Math.max(12, pow2Bits(count * step * 8)));
   const gram = new Uint8Array(1 << gramBits);
   const gram2 = new Uint8Array(1 << gramBits);
   const bloomBits = Math.min(BLOOM_MAX_BITS, Math.max(10, pow2Bits(count * step * BLOOM_BITS_PER_GRAM)));
@@ -247,15 +257,11 @@ function build(values: readonly ScrubValue[]): Tables {
     keyTo[h] = keyFrom[h];
   }
   const list = new Int32Array(count);
-  for (let i = 0; i < count; i++) {
-    const h = keyOf[i];
-    let j = keyTo[h]++;
-    for (; j > keyFrom[h] && len[list[j - 1]] < len[i]; j--) list[j] = list[j - 1];
-    list[j] = i;
-  }
+  const longestFirst = Array.from(len.keys()).sort((a, b) => len[b] - len[a] || a - b);
+  for (const i of longestFirst) list[keyTo[keyOf[i]]++] = i;
   return {
     count, pat, off, len, slot, slots, step, bloom, bloomShift, gram, gram2, gramShift, keys, keyFrom, keyTo, keyShift, list, short,
-    rep: pats.map((p) => p.rep),
+    rep: reps,
   };
 }
 
