@@ -65,6 +65,11 @@ describe('the lock popup', () => {
     expect(welcome.status.lock).to.deep.equal({ passphrase: false, passkey: true });
     expect(welcome.status.scrub).to.include({ needed: true, ready: false });
     await expectLockedOut(reloaded);
+    const agent = await welcomed({ role: 'agent' });
+    expect((await agent.request('redact', { texts: ['x'] })).error).to.deep.equal({ code: 'EACCES', message: 'unlock the vault to continue' });
+    expect((await agent.request('redactStream', { stream: 's' })).error.code).to.equal('EACCES');
+    // The frame that held the key before the lock keeps its compiled scrubber: it still scrubs.
+    expect((await b.request('status')).status.scrub).to.include({ needed: true, ready: true });
 
     const unlockedSince = b.events.length;
     await popup.click('Unlock with your passkey');
@@ -75,6 +80,10 @@ describe('the lock popup', () => {
     await popup.click('Lock now');
     await Promise.all([lockedWith(reloaded, true, since), lockedWith(b, true, sinceB)]);
     await expectLockedOut(b);
+    // Locking again doesn't take the scrubber the unlock compiled: ready stays, redact answers.
+    expect((await reloaded.request('status')).status.scrub).to.include({ needed: true, ready: true });
+    const redacted = await agent.request('redact', { texts: ['no value here'] });
+    expect(redacted.texts).to.deep.equal(['no value here']);
   });
 
   it('locks with a passphrase entered twice; a wrong one is refused and slows down; the popup opened to unlock closes itself; removing the lock returns to auto-unlock', async () => {
