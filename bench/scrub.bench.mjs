@@ -15,7 +15,7 @@ const entry = fileURLToPath(new URL('./scrub-core.mjs', import.meta.url));
 const bundle = (format) =>
   build({ entryPoints: [entry], bundle: true, format, globalName: 'ScrubBench', platform: 'neutral', mainFields: ['module', 'main'], write: false, logLevel: 'error' }).then((r) => r.outputFiles[0].text);
 
-const slice = (mib) => (mib < sizeMiB - 0.5 ? ` (${fmt(mib, mib < 10 ? 1 : 0)} MiB)` : '');
+const slice = (mib) => (Number.isFinite(mib) ? ` (${fmt(mib, mib < 10 ? 1 : 0)} MiB)` : ''); // a prefix, not the whole
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '–');
 function table(title, { sizeMiB, coldCompileMs, coldValues, rows }) {
   const lines = [

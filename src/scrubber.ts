@@ -42,8 +42,8 @@ export interface ScrubStream {
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 const EMPTY = new Uint8Array(0);
-// Filter sizes: bits per sampled gram, and the largest tables (the bloom bitset is 128 KiB at most,
-// so it stays in cache; the offset tables are 1 MiB each and read only after a bloom hit).
+// Filter sizes: bloom bits per sampled 4-gram, and the largest tables (the bloom bitset is 128 KiB
+// at most, so it stays in cache; the offset tables, 256 KiB each, are read only after a bloom hit).
 const BLOOM_BITS_PER_GRAM = 16;
 const BLOOM_MAX_BITS = 20;
 const GRAM_MAX_BITS = 18;
