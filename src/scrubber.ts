@@ -31,7 +31,7 @@ export interface Scrubber {
 export interface ScrubStream {
   /** Returns what can be released now, scrubbed; may be a view of `chunk`. */
   push(chunk: Uint8Array): Uint8Array;
-  /** Releases a held tail shorter than IDLE_RELEASE_MAX as it is; a longer one stays held. */
+  /** Releases a held tail shorter than IDLE_RELEASE_MAX as it is (a whole value in it replaced); a longer one stays held. */
   idle(): Uint8Array;
   /** Releases the rest, scrubbed. The stream can't be used after this. */
   end(): Uint8Array;
@@ -426,9 +426,13 @@ function openStream(t: Tables): ScrubStream {
     idle() {
       live();
       if (held.length === 0 || held.length >= IDLE_RELEASE_MAX) return EMPTY;
-      const out = held;
+      // Scanned as if the input ended: the tail is usually a bare prefix and comes out as it is,
+      // but it may hold a whole value that a longer pattern could still have extended.
+      const d = held;
       held = EMPTY;
-      return out;
+      const m: number[] = [];
+      scan(t, d, 0, d.length, true, m);
+      return emit(t, d, 0, d.length, m, counts);
     },
     end() {
       const out = run(EMPTY, true);

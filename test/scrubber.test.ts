@@ -359,6 +359,19 @@ describe('scrubber', () => {
       expect(text(stream.end())).to.equal('');
     });
 
+    it('never lets a whole value through on idle, even one held because a longer value could extend it', () => {
+      const two = compileScrubber([
+        { name: 'A', placeholder: '<A>', value: 'abcdefgh' },
+        { name: 'B', placeholder: '<B>', value: 'abcdefgh12345' },
+      ]);
+      const stream = two.stream();
+      expect(text(stream.push(enc.encode('..abcdefgh')))).to.equal('..');
+      expect(text(stream.idle())).to.equal('<A>');
+      expect(text(stream.push(enc.encode('12345')))).to.equal('12345');
+      expect(text(stream.end())).to.equal('');
+      expect(stream.hits).to.deep.equal([{ name: 'A', form: 'raw', count: 1 }]);
+    });
+
     it('releases a held partial match as it is at the end', () => {
       const stream = scrubber.stream();
       expect(text(stream.push(enc.encode(V.slice(0, 18))))).to.equal('');
