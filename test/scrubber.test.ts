@@ -184,6 +184,26 @@ describe('scrubber', () => {
       });
     }
 
+    for (const seed of [101, 102, 103, 104, 105, 106]) {
+      it(`resolves values cut from one string, overlapping and nested, leftmost-longest like the reference (seed ${seed})`, () => {
+        const r = prng(seed);
+        const base = Array.from({ length: 60 }, () => pick(r, ['a', 'b', 'c', 'é', '1'])).join('');
+        const cut = () => {
+          const from = int(r, base.length - 8);
+          return base.slice(from, from + 8 + int(r, Math.min(30, base.length - from - 8) + 1));
+        };
+        const values = Array.from({ length: 12 }, (_, i) => ({ name: `O${i}`, placeholder: `<O${i}>`, value: cut() })).filter((v) => enc.encode(v.value).length >= 8);
+        const scrubber = compileScrubber(values);
+        const input = enc.encode(Array.from({ length: 60 }, () => (r() < 0.7 ? cut() : pick(r, ['x', ' ', 'ab', 'é']))).join(''));
+        const whole = scrubber.redactBytes(input);
+        const ref = refRedact(values, input);
+        expect(latin1(whole.bytes), `seed ${seed}`).to.equal(ref.out);
+        expect(sortHits(whole.hits), `seed ${seed}`).to.deep.equal(ref.hits);
+        const stream = scrubber.stream();
+        expect(latin1(concat([...split(r, input).map((c) => stream.push(c)), stream.end()])), `seed ${seed}`).to.equal(ref.out);
+      });
+    }
+
     it('agrees with the reference and streams the same with 400 values, where the filter tables are full size (seed 400)', () => {
       const r = prng(400);
       const values = randomValues(r, 400);
