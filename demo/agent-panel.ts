@@ -3,7 +3,7 @@
 // `redactStream`, `push` for each new piece, `idle` after the vault's idleMs, and `end`.
 import { LitElement, css, html } from 'lit';
 import type { ScrubHit } from '../src/contract.ts';
-import { type AgentPort, VaultError, describe } from './vault-client.ts';
+import { type AgentPort, VaultError, explain } from './vault-client.ts';
 import { panelStyles } from './styles.ts';
 
 const enc = new TextEncoder();
@@ -61,7 +61,7 @@ export class AgentPanel extends LitElement {
       this.agent = await this.openAgent();
       this.error = '';
     } catch (error) {
-      this.error = describe(error);
+      this.error = explain(error);
     }
   }
 
@@ -73,14 +73,14 @@ export class AgentPanel extends LitElement {
       this.hits = reply.hits;
       this.error = '';
     } catch (error) {
-      this.error = describe(error);
+      this.error = explain(error);
     }
   }
 
   /** Runs stream work one step after another, in the order it was typed. */
   private queue(step: () => Promise<void>) {
     this.chain = this.chain.then(step).catch((error) => {
-      this.error = describe(error);
+      this.error = explain(error);
     });
     return this.chain;
   }

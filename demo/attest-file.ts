@@ -19,7 +19,7 @@ export class AttestFile extends LitElement {
         inline-size: 6em;
       }
       textarea {
-        min-block-size: 14em;
+        min-block-size: 19em;
       }
     `,
   ];

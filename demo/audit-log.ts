@@ -1,7 +1,7 @@
 // The audit log of Settings › Secrets: the first page comes with `list`, older ones with `audit`.
 import { LitElement, html } from 'lit';
 import type { AuditEntry } from '../src/contract.ts';
-import { type PagePort, describe } from './vault-client.ts';
+import { type PagePort, explain } from './vault-client.ts';
 import { auditText, time } from './format.ts';
 import { panelStyles } from './styles.ts';
 
@@ -47,7 +47,7 @@ export class AuditLog extends LitElement {
       this.older = [...this.older, ...page.audit];
       this.more = page.more;
     } catch (error) {
-      this.error = describe(error);
+      this.error = explain(error);
     }
   }
 

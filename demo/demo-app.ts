@@ -3,7 +3,7 @@
 // vault's events, and shows one panel at a time. It speaks only the vault's protocol.
 import { LitElement, css, html } from 'lit';
 import type { Availability, VaultList, VaultStatus } from '../src/contract.ts';
-import { AgentPort, PagePort, describe, open } from './vault-client.ts';
+import { AgentPort, PagePort, explain, open } from './vault-client.ts';
 import { panelStyles, tokenSheets } from './styles.ts';
 import './lock-button.ts';
 import './status-bar.ts';
@@ -126,7 +126,7 @@ export class DemoApp extends LitElement {
     try {
       this.vaultOrigin = (await (await fetch('/demo-env.json')).json()).vaultOrigin;
     } catch (error) {
-      this.error = `no /demo-env.json: ${describe(error)}`;
+      this.error = `no /demo-env.json: ${explain(error)}`;
       return;
     }
     const frame = document.createElement('iframe');
@@ -150,7 +150,7 @@ export class DemoApp extends LitElement {
       this.page = page;
       await this.refresh();
     } catch (error) {
-      this.error = `the vault refused the hello: ${describe(error)}`;
+      this.error = `the vault refused the hello: ${explain(error)}`;
     }
   }
 
@@ -162,7 +162,7 @@ export class DemoApp extends LitElement {
       this.list = list;
       this.status = status;
     } catch (error) {
-      this.error = describe(error);
+      this.error = explain(error);
     }
   };
 

@@ -4,7 +4,7 @@
 // through the vault's response port, and what comes out scrubbed is shown.
 import { LitElement, css, html } from 'lit';
 import type { ExitName, ForwardResult, RawTraits, RequestHead, Stamp, VaultList } from '../src/contract.ts';
-import { type PagePort, describe } from './vault-client.ts';
+import { type PagePort, explain } from './vault-client.ts';
 import { type Scrubbed, echoResponse, filledIn, mask, relay } from './echo.ts';
 import { panelStyles } from './styles.ts';
 
@@ -119,7 +119,7 @@ export class ForwardTester extends LitElement {
       else channel.port1.close();
     } catch (error) {
       channel.port1.close();
-      this.error = describe(error);
+      this.error = explain(error);
     }
   }
 

@@ -2,7 +2,7 @@
 // its request id; any request can be cancelled. The prompt is the agent's untrusted text.
 import { LitElement, html } from 'lit';
 import type { PendingRequest } from '../src/contract.ts';
-import { type PagePort, describe } from './vault-client.ts';
+import { type PagePort, explain } from './vault-client.ts';
 import { time } from './format.ts';
 import { panelStyles } from './styles.ts';
 
@@ -28,7 +28,7 @@ export class PendingRequests extends LitElement {
       const { state } = await this.page.request('put', { name: request.name!, value, request: request.id });
       this.outcome = `${request.name} answered; it is ${state}.`;
     } catch (error) {
-      this.outcome = describe(error);
+      this.outcome = explain(error);
     }
   }
 
@@ -37,7 +37,7 @@ export class PendingRequests extends LitElement {
       await this.page.request('cancel', { request: request.id });
       this.outcome = `Request ${request.id} cancelled.`;
     } catch (error) {
-      this.outcome = describe(error);
+      this.outcome = explain(error);
     }
   }
 

@@ -3,7 +3,7 @@
 // in effect, next to what `status.policy` says.
 import { LitElement, html } from 'lit';
 import type { PolicyResult, SecretView, VaultList, VaultStatus } from '../src/contract.ts';
-import { type PagePort, describe } from './vault-client.ts';
+import { type PagePort, explain } from './vault-client.ts';
 import { FNOX, type FileChoice, SECRETS_POLICY, attest, trustedChoice } from './attest.ts';
 import { ruleText } from './format.ts';
 import { panelStyles } from './styles.ts';
@@ -87,7 +87,7 @@ export class PolicyPanel extends LitElement {
       this.result = await this.page.request('policy', { files });
     } catch (error) {
       this.result = null;
-      this.error = describe(error);
+      this.error = explain(error);
     }
   }
 

@@ -2,7 +2,7 @@
 // op with the kernel's stamp of the caller, and the reply the kernel would hand back.
 import { LitElement, css, html } from 'lit';
 import type { SealedReply, Stamp } from '../src/contract.ts';
-import { type PagePort, describe } from './vault-client.ts';
+import { type PagePort, explain } from './vault-client.ts';
 import { panelStyles } from './styles.ts';
 
 const PRESETS: [string, unknown][] = [
@@ -55,7 +55,7 @@ export class SealedConsole extends LitElement {
     try {
       exchange.reply = (await this.page.request('sealed', { req: this.text, stamp: exchange.stamp })).reply;
     } catch (error) {
-      exchange.error = describe(error);
+      exchange.error = explain(error);
     }
     this.log = [exchange, ...this.log].slice(0, 20);
   }

@@ -2,7 +2,7 @@
 // value (`put`), removing and restoring; the requests waiting; the refused rules; the audit log.
 import { LitElement, html } from 'lit';
 import type { RecordKind, SecretView, VaultList, VaultStatus } from '../src/contract.ts';
-import { type PagePort, describe } from './vault-client.ts';
+import { type PagePort, explain } from './vault-client.ts';
 import { execText, kindText, ruleText, time } from './format.ts';
 import { panelStyles } from './styles.ts';
 import './pending-requests.ts';
@@ -36,7 +36,7 @@ export class SecretsPanel extends LitElement {
       this.outcome = await what();
       this.failed = false;
     } catch (error) {
-      this.outcome = describe(error);
+      this.outcome = explain(error);
       this.failed = true;
     }
     await this.refresh();

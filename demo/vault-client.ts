@@ -102,4 +102,4 @@ export async function open<R extends Role>(frame: HTMLIFrameElement, vaultOrigin
 }
 
 /** The message of anything thrown, for showing it. */
-export const describe = (error: unknown) => (error instanceof VaultError ? error.toString() : error instanceof Error ? error.message : String(error));
+export const explain = (error: unknown) => (error instanceof VaultError ? error.toString() : error instanceof Error ? error.message : String(error));

@@ -14,6 +14,9 @@ let demo;
 let context;
 let page;
 let placeholder;
+/** Console lines of the demo, its frames and popups: printed when a test fails. */
+const logs = [];
+const listen = (p, who) => p.on('console', (m) => logs.push(`${who} ${m.type()}: ${m.text()}`));
 
 const shot = (p, name) => p.screenshot({ path: `${artifacts}${name}.png`, fullPage: true });
 const tab = (name) => page.click(`nav a[href="#${name}"]`);
@@ -38,6 +41,8 @@ before(async () => {
   demo = await startDemo();
   context = await demo.browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
+  listen(page, 'demo');
+  context.on('page', (p) => listen(p, 'popup'));
   page.on('pageerror', (error) => console.error(`demo page error: ${error.message}`));
   await page.goto(`${demo.demoOrigin}/`);
   await page.locator('demo-status [data-testid=locked]').getByText('unlocked').waitFor();
@@ -150,6 +155,15 @@ test('the agent redacts a pasted text and scrubs a stream as it is typed', async
 });
 
 test('locks with a passphrase in the popup, stays locked over a reload, and unlocks from the button', async () => {
+  try {
+    await lockReloadUnlock();
+  } catch (error) {
+    console.error(logs.slice(-60).join('\n'));
+    throw error;
+  }
+});
+
+async function lockReloadUnlock() {
   await tab('secrets');
   const button = page.frameLocator('demo-lock-button iframe').locator('button');
   await page.locator('demo-status [data-testid=availability]').getByText('ready').waitFor();
@@ -183,4 +197,4 @@ test('locks with a passphrase in the popup, stays locked over a reload, and unlo
   await page.locator('demo-forward [data-testid=echo-body]').waitFor();
   assert.match(await page.locator('demo-forward [data-testid=echo-body]').innerText(), new RegExp(placeholder));
   await shot(page, 'unlocked-again');
-});
+}
