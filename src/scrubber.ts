@@ -47,6 +47,8 @@ const EMPTY = new Uint8Array(0);
 const BLOOM_BITS_PER_GRAM = 16;
 const BLOOM_MAX_BITS = 20;
 const GRAM_MAX_BITS = 18;
+const MAX_VALUE_BYTES = 2 ** 20;
+const MAX_PATTERN = 2 ** 24; // bytes: above any form of a 1 MiB value (6 bytes per byte at most)
 const GOLDEN = 0x9e3779b1;
 const GOLDEN2 = 0x85ebca6b;
 const GOLDEN3 = 0xc2b2ae35;
@@ -102,8 +104,7 @@ function encodedForms(value: string, raw: Uint8Array): [form: string, bytes: Uin
   const json = JSON.stringify(value).slice(1, -1);
   out.push(['json', enc.encode(json)]);
   // Many JSON writers (Python's default among them) escape everything outside ASCII.
-  const ascii = json.replace(/[\u0080-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
-  if (ascii !== json) out.push(['json', enc.encode(ascii)]);
+  if (/[^\0-\x7f]/.test(json)) out.push(['json', enc.encode(json.replace(/[\u0080-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')))]);
   return out;
 }
 
@@ -116,7 +117,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 function fnv(b: Uint8Array): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < b.length; i++) h = Math.imul(h ^ b[i], 0x01000193);
-  return h;
+  return h & 0x3fffffff; // a small integer, cheap as a Map key
 }
 
 // ── Tables ─────────────────────────────────────────────────────────────────────────────
@@ -144,7 +145,7 @@ interface Tables {
   keyTo: Int32Array;
   keyShift: number;
   list: Int32Array;
-  short: Set<number>; // (k << 24 | first k bytes) for k = 1..3: what a stream's last bytes may start
+  short: Set<number> | null; // (k << 24 | first k bytes), k = 1..3: what a stream's last bytes may start; built on first use
 }
 
 function pow2Bits(n: number): number {
@@ -182,6 +183,7 @@ function build(values: readonly ScrubValue[]): Tables {
     const raw = enc.encode(v.value);
     // The name, never the value, goes into the message.
     if (raw.length < MIN_VALUE_BYTES) throw new RangeError(`scrubber: value #${i} (${v.name}) is shorter than ${MIN_VALUE_BYTES} bytes`);
+    if (raw.length > MAX_VALUE_BYTES) throw new RangeError(`scrubber: value #${i} (${v.name}) is longer than 1 MiB`);
     return raw;
   });
   // Raw forms first, so a value that is also another's encoded form comes back as its placeholder.
@@ -227,7 +229,6 @@ function build(values: readonly ScrubValue[]): Tables {
   const keyShift = 32 - keyBits;
   const keyMask = (1 << keyBits) - 1;
   const keyOf = new Int32Array(count);
-  const short = new Set<number>();
   for (let i = 0; i < count; i++) {
     const o = off[i];
     for (let g = 0; g < step; g++) {
@@ -244,9 +245,6 @@ function build(values: readonly ScrubValue[]): Tables {
     keyFrom[h] = 0;
     keyTo[h]++;
     keyOf[i] = h;
-    short.add((1 << 24) | pat[o]);
-    short.add((2 << 24) | pat[o] | (pat[o + 1] << 8));
-    short.add((3 << 24) | pat[o] | (pat[o + 1] << 8) | (pat[o + 2] << 16));
   }
   // Group the patterns by prefix (counting sort), each group longest first.
   let at = 0;
@@ -257,20 +255,39 @@ function build(values: readonly ScrubValue[]): Tables {
     keyTo[h] = keyFrom[h];
   }
   const list = new Int32Array(count);
-  const longestFirst = Array.from(len.keys()).sort((a, b) => len[b] - len[a] || a - b);
-  for (const i of longestFirst) list[keyTo[keyOf[i]]++] = i;
+  // Longest first, then in order: one native numeric sort of (length, index) keys.
+  const order = new Float64Array(count);
+  for (let i = 0; i < count; i++) order[i] = (MAX_PATTERN - len[i]) * 2 ** 24 + i;
+  order.sort();
+  for (const key of order) {
+    const i = key % 2 ** 24;
+    list[keyTo[keyOf[i]]++] = i;
+  }
   return {
-    count, pat, off, len, slot, slots, step, bloom, bloomShift, gram, gram2, gramShift, keys, keyFrom, keyTo, keyShift, list, short,
+    count, pat, off, len, slot, slots, step, bloom, bloomShift, gram, gram2, gramShift, keys, keyFrom, keyTo, keyShift, list, short: null,
     rep: reps,
   };
 }
 
 function tableBytes(t: Tables): number {
   const typed = [t.pat, t.off, t.len, t.slot, t.bloom, t.gram, t.gram2, t.keys, t.keyFrom, t.keyTo, t.list];
-  return typed.reduce((n, a) => n + a.byteLength, 0) + t.rep.reduce((n, r) => n + r.byteLength, 0) + t.short.size * 16;
+  return typed.reduce((n, a) => n + a.byteLength, 0) + t.rep.reduce((n, r) => n + r.byteLength, 0);
 }
 
 // ── Matching ───────────────────────────────────────────────────────────────────────────
+
+function shortPrefixes(t: Tables): Set<number> {
+  if (t.short) return t.short;
+  const { pat, off } = t;
+  const short = new Set<number>();
+  for (let i = 0; i < t.count; i++) {
+    const o = off[i];
+    short.add((1 << 24) | pat[o]);
+    short.add((2 << 24) | pat[o] | (pat[o + 1] << 8));
+    short.add((3 << 24) | pat[o] | (pat[o + 1] << 8) | (pat[o + 2] << 16));
+  }
+  return (t.short = short);
+}
 
 const NONE = -1;
 const PENDING = -2;
@@ -338,7 +355,7 @@ function scan(t: Tables, d: Uint8Array, pos: number, n: number, final: boolean, 
     const k = n - s;
     if (k >= 4) {
       if (matchAt(t, d, s, n, false) === PENDING) return s;
-    } else if (t.short.has((k << 24) | d[s] | (k > 1 ? d[s + 1] << 8 : 0) | (k > 2 ? d[s + 2] << 16 : 0))) return s;
+    } else if (shortPrefixes(t).has((k << 24) | d[s] | (k > 1 ? d[s + 1] << 8 : 0) | (k > 2 ? d[s + 2] << 16 : 0))) return s;
   }
   return n;
 }

@@ -442,6 +442,10 @@ describe('scrubber', () => {
         .and.satisfy((e: Error) => !e.message.includes('hunter2'));
     });
 
+    it('refuses a value longer than 1 MiB', () => {
+      expect(() => compileScrubber([{ name: 'HUGE', placeholder: '<H>', value: 'x'.repeat(2 ** 20 + 1) }])).to.throw(RangeError, /HUGE/);
+    });
+
     it('compiles 1,000 values quickly into small tables', () => {
       const values = randomValues(prng(1000), 1000);
       const t0 = performance.now();
