@@ -3,6 +3,8 @@
 import AhoCorasick from 'modern-ahocorasick';
 import { compileScrubber } from '../src/scrubber.ts';
 
+export { compileScrubber };
+
 const MiB = 1 << 20;
 const enc = new TextEncoder();
 
