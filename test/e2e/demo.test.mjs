@@ -65,6 +65,18 @@ test('adds a secret in Settings › Secrets; the page never shows the value', as
   await page.locator('demo-audit tr[data-type=seal]').first().waitFor();
   assert.equal((await everything(page)).includes(VALUE), false, 'the value stays out of the UI');
   await shot(page, 'secret-added');
+
+  await page.fill('demo-secrets input[name=name]', 'OLD_TOKEN');
+  await page.fill('demo-secrets input[name=value]', `old_${randomUUID()}`);
+  await page.click('demo-secrets button[type=submit]');
+  const old = page.locator('demo-secrets tr[data-secret=OLD_TOKEN]');
+  await old.getByText('Remove').click();
+  await old.locator('.badge.removed').waitFor();
+  await old.getByText('Restore').click();
+  await old.locator('.badge.inert').waitFor();
+  await old.getByText('Remove').click();
+  await old.locator('.badge.removed').waitFor();
+  await page.locator('demo-audit tr[data-type=restore]').waitFor();
 });
 
 test('attests a policy: a file the kernel reports wrong is not trusted, the right one activates the secret', async () => {
@@ -120,7 +132,7 @@ test('forwards a request: the head comes back injected, and the echo comes back 
   await page.locator('demo-audit tr[data-type=forward]').first().waitFor();
 });
 
-test('relays a /dev/sealed request with the chosen stamp', async () => {
+test('relays /dev/sealed requests with the chosen stamp; a value request is answered in Settings', async () => {
   await tab('sealed');
   await page.fill('demo-sealed [aria-label="stamp tag"]', 'e2e');
   await page.fill('demo-sealed [aria-label="request JSON"]', JSON.stringify({ op: 'test', name: 'GH_TOKEN', url: 'https://api.example.com/v1/x' }));
@@ -128,7 +140,26 @@ test('relays a /dev/sealed request with the chosen stamp', async () => {
   const reply = page.locator('demo-sealed [data-testid=sealed-reply]').first();
   await reply.waitFor();
   assert.deepEqual(JSON.parse(await reply.innerText()).verdict, 'inject');
+
+  await page.fill('demo-sealed [aria-label="request JSON"]', JSON.stringify({ op: 'request', kind: 'value', name: 'NPM_TOKEN', prompt: 'npm publish needs a token' }));
+  await page.click('demo-sealed button:has-text("Send")');
+  await page.locator('demo-sealed [data-testid=sealed-reply]').first().getByText('pending').waitFor();
+  const { id } = JSON.parse(await page.locator('demo-sealed [data-testid=sealed-reply]').first().innerText());
   await shot(page, 'sealed');
+
+  await tab('secrets');
+  const request = page.locator(`demo-pending [data-request="${id}"]`);
+  await request.getByText('npm publish needs a token').waitFor();
+  await request.locator('input[name=value]').fill(`npm_${randomUUID()}`);
+  await request.getByText('Answer').click();
+  await page.locator('demo-pending').getByText('NPM_TOKEN answered').waitFor();
+  await page.locator('demo-secrets tr[data-secret=NPM_TOKEN]').waitFor();
+  assert.equal(await request.count(), 0);
+
+  await tab('sealed');
+  await page.fill('demo-sealed [aria-label="request JSON"]', JSON.stringify({ op: 'status', id }));
+  await page.click('demo-sealed button:has-text("Send")');
+  await page.locator('demo-sealed [data-testid=sealed-reply]').first().getByText('"done"').waitFor();
 });
 
 test('the agent redacts a pasted text and scrubs a stream as it is typed', async () => {
