@@ -204,6 +204,7 @@ async function lockReloadUnlock() {
   await popup.fill('#again', PASSPHRASE);
   await popup.click('button[type=submit]');
   await popup.getByText('The vault is unlocked').waitFor({ timeout: 15000 });
+  await popup.locator('button:has-text("Lock now"):enabled').waitFor();
   await shot(popup, 'popup-locked-with-passphrase');
   await popup.close();
 
