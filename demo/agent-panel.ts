@@ -18,6 +18,7 @@ export class AgentPanel extends LitElement {
     output: { state: true },
     streamHits: { state: true },
     streamState: { state: true },
+    registered: { state: true },
   };
   declare openAgent: () => Promise<AgentPort>;
   declare agent: AgentPort | null;
@@ -27,6 +28,7 @@ export class AgentPanel extends LitElement {
   declare output: string;
   declare streamHits: ScrubHit[] | null;
   declare streamState: string;
+  declare registered: string;
 
   /** The open stream, what of the typed text went into it, and the chain its ops run on. */
   private stream: { id: string; idleMs: number } | null = null;
@@ -54,6 +56,25 @@ export class AgentPanel extends LitElement {
     this.output = '';
     this.streamHits = null;
     this.streamState = 'no stream open';
+    this.registered = '';
+  }
+
+  /** `endpoints`: a model base URL and an MCP server (with the mcp records it may use). */
+  private async register(event: SubmitEvent) {
+    event.preventDefault();
+    const data = new FormData(event.target as HTMLFormElement);
+    const field = (name: string) => String(data.get(name) ?? '').trim();
+    const names = field('names').split(/[\s,]+/).filter(Boolean);
+    const fields = {
+      ...(field('model') && { model: [field('model')] }),
+      ...(field('mcp') && { mcp: [{ server: field('server') || 'tools', url: field('mcp'), ...(names.length && { names }) }] }),
+    };
+    try {
+      await this.agent!.request('endpoints', fields);
+      this.registered = `Registered ${[fields.model?.[0], fields.mcp?.[0]?.url].filter(Boolean).join(' and ')}. Rules that reach only these are refused now (Settings › Secrets).`;
+    } catch (error) {
+      this.registered = explain(error);
+    }
   }
 
   private async connect() {
@@ -196,6 +217,20 @@ export class AgentPanel extends LitElement {
         <h3>What the model would see</h3>
         <pre data-testid="stream-output">${this.output || ' '}</pre>
         ${this.streamHits ? this.hitList(this.streamHits) : ''}
+      </section>
+      <section class="card">
+        <h2>Endpoints</h2>
+        <p class="hint">The agent registers its model base URLs and MCP servers. The vault never injects a secret there; an MCP server gets only the mcp records it names.</p>
+        <form class="row" @submit=${this.register}>
+          <label class="grow">Model base URL<input name="model" placeholder="https://llm.example.com/v1" /></label>
+          <label>MCP server<input name="server" placeholder="tools" /></label>
+          <label class="grow">MCP URL<input name="mcp" placeholder="https://mcp.example.com/mcp" /></label>
+          <label>its records<input name="names" placeholder="tools-token" /></label>
+          <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" type="submit">
+            <span class="spectrum-Button-label">Register</span>
+          </button>
+        </form>
+        ${this.registered ? html`<p class="ok">${this.registered}</p>` : ''}
       </section>
     `;
   }

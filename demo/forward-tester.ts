@@ -36,6 +36,7 @@ export class ForwardTester extends LitElement {
     echoed: { state: true },
     reveal: { state: true },
     error: { state: true },
+    body: { state: true },
   };
   declare page: PagePort;
   declare list: VaultList | null;
@@ -50,6 +51,8 @@ export class ForwardTester extends LitElement {
   declare echoed: Scrubbed | null;
   declare reveal: boolean;
   declare error: string;
+  /** Sent only when not empty: the vault needs a body for MCP requests alone. */
+  declare body: string;
   private edited = false;
 
   static override styles = [
@@ -57,6 +60,9 @@ export class ForwardTester extends LitElement {
     css`
       textarea {
         min-block-size: 6em;
+      }
+      textarea[aria-label='body'] {
+        min-block-size: 3em;
       }
       input.num {
         inline-size: 6em;
@@ -84,6 +90,7 @@ export class ForwardTester extends LitElement {
     this.echoed = null;
     this.reveal = false;
     this.error = '';
+    this.body = '';
   }
 
   private get secrets() {
@@ -111,10 +118,10 @@ export class ForwardTester extends LitElement {
     try {
       const reply = await this.page.request(
         'forward',
-        { head, owner: this.owner, exit: this.exit as ExitName, rawTraits: this.traits },
+        { head, owner: this.owner, exit: this.exit as ExitName, rawTraits: this.traits, ...(this.body && { body: this.body }) },
         [channel.port2],
       );
-      this.result = 'refused' in reply ? { refused: reply.refused } : { head: reply.head };
+      this.result = 'refused' in reply ? { refused: reply.refused } : { head: reply.head, ...(reply.body && { body: reply.body }) };
       if ('head' in reply) this.echoed = await relay(channel.port1, echoResponse(reply.head));
       else channel.port1.close();
     } catch (error) {
@@ -144,6 +151,7 @@ export class ForwardTester extends LitElement {
           )}
         </tbody>
       </table>
+      ${r.body ? html`<h3>The body bios sends instead of its own (scrubbed, MCP)</h3><pre>${new TextDecoder().decode(r.body)}</pre>` : ''}
       <div class="row">
         <label class="check"><input type="checkbox" .checked=${this.reveal} @change=${(e: Event) => (this.reveal = (e.target as HTMLInputElement).checked)} />reveal the filled-in values</label>
       </div>
@@ -185,8 +193,11 @@ ${e.head.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}</pre>`
           </select></label>
           <label class="grow">URL<input aria-label="url" .value=${this.url} @input=${(e: Event) => (this.url = str(e))} /></label>
         </div>
-        <label class="block">Headers, one <code>Name: value</code> a line
+        <label class="block"><span>Headers, one <code>Name: value</code> a line</span>
           <textarea aria-label="headers" spellcheck="false" .value=${this.headers} @input=${(e: Event) => ((this.headers = str(e)), (this.edited = true))}></textarea>
+        </label>
+        <label class="block"><span>Body (only an MCP request's is sent to the vault)</span>
+          <textarea aria-label="body" spellcheck="false" .value=${this.body} @input=${(e: Event) => (this.body = str(e))}></textarea>
         </label>
         <div class="row">
           <label>Authorization for<select aria-label="secret" @change=${(e: Event) => this.useSecret(str(e))}>
