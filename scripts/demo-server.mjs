@@ -1,16 +1,11 @@
 // The demo embedder's origin: serves demo/ at its root and tells the page where the vault is. Like
 // bios, the page is cross-origin isolated (COOP same-origin, COEP require-corp), so the vault's
 // documents must be embeddable from such a page.
-import { esbuildPlugin } from '@web/dev-server-esbuild';
-import { rootDir } from './vault-server.mjs';
+import { baseServerConfig } from './vault-server.mjs';
 
 export function demoServerConfig({ port, hostname = '127.0.0.1', vaultOrigin }) {
   return {
-    port,
-    hostname,
-    rootDir,
-    nodeResolve: true,
-    plugins: [esbuildPlugin({ ts: true, target: 'esnext' })],
+    ...baseServerConfig({ port, hostname }),
     middleware: [
       async (ctx, next) => {
         if (ctx.path === '/demo-env.json') {

@@ -1,7 +1,8 @@
 // `npm test`: install what is missing, typecheck, then every test in Chromium: web-test-runner's,
 // then the end-to-end tests through the demo embedder (node's test runner driving playwright-core).
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+// It ends with one line over both runners: `all tests: N passed, N failed, N skipped`.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ensureDeps } from './ensure-deps.mjs';
 import { ensureChromium } from './chromium.mjs';
@@ -9,19 +10,48 @@ import { ensureChromium } from './chromium.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
 
+/** Runs a command showing its output as it comes, and answers the output and exit code. */
+function tee(cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (data) => {
+      process.stdout.write(data);
+      out += data;
+    });
+    child.on('close', (code) => resolve({ out, code: code ?? 1 }));
+  });
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let status = 0;
 try {
   ensureDeps();
   process.env.CHROME_PATH ||= ensureChromium();
   if (existsSync(`${root}scripts/endpoints.mjs`)) run('node', ['scripts/endpoints.mjs']);
   console.log('Typechecking (tsc --noEmit)…');
   run('npx', ['--no-install', 'tsc', '--noEmit', '-p', '.']);
-  run('npx', ['--no-install', 'web-test-runner', ...process.argv.slice(2)]);
+  const wtrTotals = `${root}test-artifacts/wtr-totals.json`;
+  rmSync(wtrTotals, { force: true });
+  try {
+    run('npx', ['--no-install', 'web-test-runner', ...process.argv.slice(2)]);
+  } catch (error) {
+    status = error.status ?? 1;
+  }
+  if (existsSync(wtrTotals)) for (const [k, v] of Object.entries(JSON.parse(readFileSync(wtrTotals, 'utf8')))) totals[k] += v;
   if (process.env.SKIP_E2E !== '1') {
     const e2e = readdirSync(`${root}test/e2e`).filter((f) => f.endsWith('.test.mjs')).map((f) => `test/e2e/${f}`);
     console.log(`End-to-end tests through the demo (${e2e.join(', ')})…`);
-    run('node', ['--test', '--test-reporter=spec', '--test-timeout=90000', ...e2e]);
+    const { out, code } = await tee('node', ['--test', '--test-reporter=spec', '--test-timeout=90000', ...e2e]);
+    const count = (word) => Number(new RegExp(`^ℹ ${word} (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
+    totals.passed += count('pass');
+    totals.failed += count('fail') + (code !== 0 && count('fail') === 0 ? 1 : 0);
+    totals.skipped += count('skipped') + count('todo');
+    if (code !== 0) status ||= code;
   }
 } catch (error) {
   if (error.status === undefined) console.error(error.message);
-  process.exit(error.status ?? 1);
+  status = error.status ?? 1;
 }
+console.log(`all tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(status);

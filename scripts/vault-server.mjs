@@ -50,11 +50,7 @@ const SHARED_HEADERS = {
 export function vaultServerConfig({ port, hostname = '127.0.0.1', embedders, config }) {
   const ancestors = embedders ?? staticEmbedders();
   return {
-    port,
-    hostname,
-    rootDir,
-    nodeResolve: true,
-    plugins: [esbuildPlugin({ ts: true, target: 'esnext' })],
+    ...baseServerConfig({ port, hostname }),
     middleware: [
       async (ctx, next) => {
         const mapped = DOCUMENTS[ctx.path];
@@ -75,6 +71,11 @@ export function vaultServerConfig({ port, hostname = '127.0.0.1', embedders, con
       },
     ],
   };
+}
+
+/** What every dev server here shares: the repo root, bare imports resolved, TypeScript compiled. */
+export function baseServerConfig({ port, hostname = '127.0.0.1' }) {
+  return { port, hostname, rootDir, nodeResolve: true, plugins: [esbuildPlugin({ ts: true, target: 'esnext' })] };
 }
 
 /** Starts a dev server quietly and returns it. */

@@ -1,4 +1,6 @@
-// Prints one plain closing line, `tests: N passed, N failed, N skipped`, after the run.
+// Prints one plain closing line, `tests: N passed, N failed, N skipped`, after the run, and keeps
+// the totals in test-artifacts/wtr-totals.json for scripts/test.mjs's line over every runner.
+import { mkdirSync, writeFileSync } from 'node:fs';
 function count(suite, totals) {
   for (const test of suite?.tests ?? []) {
     if (test.skipped) totals.skipped += 1;
@@ -21,6 +23,8 @@ export function countingReporter() {
     async stop() {
       const t = this.totals ?? { passed: 0, failed: 0, skipped: 0 };
       console.log(`tests: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`);
+      mkdirSync('test-artifacts', { recursive: true });
+      writeFileSync('test-artifacts/wtr-totals.json', JSON.stringify(t));
     },
   };
 }
