@@ -1,6 +1,7 @@
 // Every test runs in Debian's Chromium, headless, never downloaded. Beside the test runner's own
 // origin (the embedder, http://localhost:PORT) the config serves the vault on a same-site other
-// origin, a second allowed embedder, and a stranger origin the vault doesn't allow (GAPS section 1).
+// origin, a second allowed embedder, a stranger origin the vault doesn't allow (GAPS section 1), and
+// a vault with a malformed embedders.json.
 import { createServer } from 'node:net';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
@@ -24,12 +25,13 @@ function freePort() {
   });
 }
 
-const [port, vaultPort, otherPort, strangerPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+const [port, vaultPort, otherPort, strangerPort, brokenPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
 const origins = {
   embedder: `http://localhost:${port}`,
   vault: `http://localhost:${vaultPort}`,
   other: `http://localhost:${otherPort}`,
   stranger: `http://localhost:${strangerPort}`,
+  broken: `http://localhost:${brokenPort}`,
 };
 const embedders = [origins.embedder, origins.other];
 
@@ -37,6 +39,8 @@ await Promise.all([
   startServer(vaultServerConfig({ port: vaultPort, embedders })),
   startServer(vaultServerConfig({ port: otherPort, embedders })),
   startServer(vaultServerConfig({ port: strangerPort, embedders })),
+  // A vault whose embedders.json is not a list of origins: it must answer nobody.
+  startServer(vaultServerConfig({ port: brokenPort, embedders: { origins: embedders }, ancestors: embedders })),
 ]);
 
 const executablePath = ensureChromium();

@@ -46,9 +46,9 @@ const SHARED_HEADERS = {
 /**
  * A dev-server config for the vault origin. `embedders` replaces `static/embedders.json` when
  * given (tests and `npm start` allow their own embedder origins); `config` likewise `config.json`.
+ * `ancestors` (default: the embedders) sets `frame-ancestors`.
  */
-export function vaultServerConfig({ port, hostname = '127.0.0.1', embedders, config }) {
-  const ancestors = embedders ?? staticEmbedders();
+export function vaultServerConfig({ port, hostname = '127.0.0.1', embedders, config, ancestors = embedders ?? staticEmbedders() }) {
   return {
     ...baseServerConfig({ port, hostname }),
     middleware: [

@@ -125,6 +125,14 @@ export class Requests {
     return stateAt(request, this.now());
   }
 
+  /** Deletes requests that expired `keepMs` ago or more (answered, cancelled or not): they are history. */
+  async purge(keepMs: number): Promise<void> {
+    const tx = this.db.transaction('requests', 'readwrite');
+    const before = this.now() - keepMs;
+    for await (const cursor of tx.store) if (cursor.value.expiresAt <= before) await cursor.delete();
+    await tx.done;
+  }
+
   /** The earliest expiry of a pending request, to announce the change of `waiting` then. */
   async nextExpiry(): Promise<number | null> {
     const now = this.now();

@@ -28,7 +28,7 @@ import type { Endpoint } from './endpoints.ts';
 import { type TestRequest, testVerdict } from './injector.ts';
 import builtinEndpoints from './endpoints.json' with { type: 'json' };
 import { type NewRequest, Requests, pendingOf, stateAt } from './requests.ts';
-import { AUDIT_PAGE, type Actor, type AuditDraft, Records, type RecordInput, type RotationCheck, addAudit } from './records.ts';
+import { AUDIT_PAGE, type Actor, type AuditDraft, PURGE_AFTER_MS, Records, type RecordInput, type RotationCheck, addAudit } from './records.ts';
 import { checkKind, checkName, checkOptionalString, checkOptionalTime, checkValue } from './validate.ts';
 import {
   type Snapshot,
@@ -301,7 +301,9 @@ export class Vault {
     await this.keys.lock();
   }
 
+  /** Deletes records removed 30 days ago, and requests that expired as long ago. */
   async purge(): Promise<void> {
+    await this.requests.purge(PURGE_AFTER_MS);
     for (const namespace of await this.records.purge()) await this.announce(namespace, ['values', 'audit', 'status']);
   }
 

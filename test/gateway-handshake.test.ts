@@ -1,4 +1,5 @@
 import { expect } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
 import { origins } from './helpers/origins.ts';
 import { addFrame, answered, connect, loaded, resetVault, VaultClient, welcomed } from './helpers/vault.ts';
 
@@ -44,6 +45,13 @@ describe('the hello handshake', () => {
 
   it('does not answer a hello from an origin embedders.json does not list', async () => {
     expect(await answered(await connect({ embedder: origins.stranger }), 2500)).to.equal(null);
+  });
+
+  it('answers nobody when embedders.json is malformed, and says why on the console', async () => {
+    await executeServerCommand('console-start');
+    expect(await answered(await connect({ vault: origins.broken }), 2500)).to.equal(null);
+    const lines = (await executeServerCommand('console-lines')) as string[];
+    expect(lines, JSON.stringify(lines)).to.include('slicc-vault: answering nobody: embedders.json must be a JSON array of origins');
   });
 
   it('does not answer a hello from a sibling iframe', async () => {

@@ -8,6 +8,8 @@ export interface Origins {
   other: string;
   /** An origin `embedders.json` doesn't allow. */
   stranger: string;
+  /** A vault whose `embedders.json` is malformed. */
+  broken: string;
 }
 
 export const origins: Origins = await (await fetch('/__origins.json')).json();

@@ -123,11 +123,13 @@ export interface ConnectOptions {
   v?: number;
   /** The vault document to embed (default `/`, index.html). */
   path?: string;
+  /** The vault's origin (default `origins.vault`). */
+  vault?: string;
 }
 
 /** Embeds the vault and says hello; resolves once the frame answered (or after `ms` without). */
 export async function connect(options: ConnectOptions = {}): Promise<VaultClient> {
-  const { embedder, role = 'page', v = 1, path = '/' } = options;
+  const { embedder, role = 'page', v = 1, path = '/', vault = origins.vault } = options;
   if (embedder) {
     const query = new URLSearchParams({ vault: origins.vault, role, v: String(v) });
     const page = addFrame(`${embedder}/test/fixtures/embedder.html?${query}`);
@@ -137,10 +139,10 @@ export async function connect(options: ConnectOptions = {}): Promise<VaultClient
     });
     return new VaultClient(port, page);
   }
-  const frame = addFrame(`${origins.vault}${path}`);
+  const frame = addFrame(`${vault}${path}`);
   await loaded(frame);
   const channel = new MessageChannel();
-  frame.contentWindow!.postMessage({ type: 'slicc-vault', v, op: 'hello', role }, origins.vault, [channel.port2]);
+  frame.contentWindow!.postMessage({ type: 'slicc-vault', v, op: 'hello', role }, vault, [channel.port2]);
   return new VaultClient(channel.port1, frame);
 }
 
