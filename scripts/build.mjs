@@ -5,7 +5,7 @@ import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const dist = `${root}dist/`;
+const defaultDist = `${root}dist/`;
 const MODULE = /src="\/components\/([\w-]+)\.ts"/g;
 
 /**
@@ -23,7 +23,8 @@ const cssModules = {
   },
 };
 
-export async function buildSite() {
+/** Builds the site into `dist` (or another folder, for tests). */
+export async function buildSite(dist = defaultDist) {
   await rm(dist, { recursive: true, force: true });
   await mkdir(dist, { recursive: true });
   const documents = (await readdir(`${root}static`)).filter((f) => f.endsWith('.html'));

@@ -1,0 +1,40 @@
+// Serves a built site (dist/) the way production must: static files with the headers of README,
+// Hosting. `node scripts/serve-dist.mjs [PORT]` previews `npm run build`; the tests use it to run
+// the built documents under their real CSP.
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { documentHeaders } from './vault-server.mjs';
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.json': 'application/json', '.css': 'text/css', '.map': 'application/json' };
+const SHARED = {
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+/** Starts a static server of `dir` on `port` (0: any); `embedders` sets frame-ancestors. */
+export function serveDist({ dir, port = 0, hostname = '127.0.0.1', embedders }) {
+  const server = createServer(async (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const file = normalize(path === '/' ? '/index.html' : path);
+    try {
+      const body = await readFile(join(dir, file));
+      const headers = file.endsWith('.html') ? documentHeaders(`/static${file}`, embedders) : SHARED;
+      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', ...headers });
+      res.end(body);
+    } catch {
+      res.writeHead(404, SHARED).end();
+    }
+  });
+  return new Promise((resolve) => server.listen(port, hostname, () => resolve(server)));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const dir = fileURLToPath(new URL('../dist/', import.meta.url));
+  const embedders = JSON.parse(await readFile(join(dir, 'embedders.json'), 'utf8'));
+  const server = await serveDist({ dir, port: Number(process.argv[2] ?? 8703), embedders });
+  console.log(`dist/ at http://vault.sliccy.localhost:${server.address().port}/ (frame-ancestors ${embedders.join(' ')})`);
+}
