@@ -4,6 +4,7 @@
 import type { ExitName, ForwardResult, RawTraits, RequestHead, Stamp } from './contract.ts';
 import type { StoredRecord } from './db.ts';
 import { einval } from './errors.ts';
+import { EXIT_NAME, HTTP_TOKEN } from './validate.ts';
 import { type InjectRecord, decideForward } from './injector.ts';
 import { decideMcp, mcpServerFor } from './mcp.ts';
 import { decryptValue } from './keys.ts';
@@ -11,8 +12,6 @@ import { relayResponse } from './response.ts';
 import { parseStamp } from './sealed.ts';
 import type { Vault } from './vault.ts';
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const EXIT = /^(page|proxy|tailscale|device:[A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;
 
 export interface ForwardRequest {
   head: RequestHead;
@@ -26,7 +25,7 @@ export interface ForwardRequest {
 export function checkForward(fields: Record<string, unknown>): ForwardRequest {
   const head = fields.head as Partial<RequestHead> | null;
   if (!head || typeof head !== 'object') throw einval('head must be { method, url, headers }');
-  if (typeof head.method !== 'string' || !TOKEN.test(head.method)) throw einval('head.method must be an HTTP method');
+  if (typeof head.method !== 'string' || !HTTP_TOKEN.test(head.method)) throw einval('head.method must be an HTTP method');
   if (typeof head.url !== 'string') throw einval('head.url must be a string');
   try {
     new URL(head.url);
@@ -36,10 +35,10 @@ export function checkForward(fields: Record<string, unknown>): ForwardRequest {
   if (!Array.isArray(head.headers) || !head.headers.every((h) => Array.isArray(h) && h.length === 2 && typeof h[0] === 'string' && typeof h[1] === 'string')) {
     throw einval('head.headers must be a list of [name, value] strings');
   }
-  if (!head.headers.every(([name]) => TOKEN.test(name))) throw einval('head.headers has a name that is not a header name');
+  if (!head.headers.every(([name]) => HTTP_TOKEN.test(name))) throw einval('head.headers has a name that is not a header name');
   const body = fields.body;
   if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) throw einval('body must be bytes or a string');
-  if (typeof fields.exit !== 'string' || !EXIT.test(fields.exit)) throw einval('exit must be page, proxy, tailscale or device:<name>');
+  if (typeof fields.exit !== 'string' || !EXIT_NAME.test(fields.exit)) throw einval('exit must be page, proxy, tailscale or device:<name>');
   const traits = fields.rawTraits as Record<string, unknown> | null;
   if (!traits || typeof traits !== 'object' || Array.isArray(traits)) throw einval('rawTraits must be { manualRedirects?, encodedBodies? }');
   for (const [key, value] of Object.entries(traits)) {

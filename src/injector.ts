@@ -47,7 +47,9 @@ export type ForwardDecision =
   | { inject: false; status: 403 | 502; reason: string };
 
 export const ENDPOINT_REASON = 'host is a model or MCP endpoint; the vault never injects there';
-const PLACEHOLDER = /fnox_proxy_[0-9a-f]{24}/g;
+/** Every placeholder in a text (for `matchAll` and `replace`). */
+export const PLACEHOLDERS = /fnox_proxy_[0-9a-f]{24}/g;
+/** Anything shaped like a placeholder, in any case: never allowed in a URL or a header name. */
 const ANY_PLACEHOLDER = /fnox_proxy_[0-9a-f]{24}/i;
 
 const refuse = (reason: string, status: 403 | 502 = 403): ForwardDecision => ({ inject: false, status, reason });
@@ -151,27 +153,39 @@ interface Hit {
   count: number;
 }
 
-export function decideForward(input: ForwardInput): ForwardDecision {
-  const { head, exit, rawTraits } = input;
+/**
+ * The checks every injection starts with, on the URL and the header names, in the spec's order:
+ * the reason of the first that fails, or null. `kernelAllowed` says whether a kernel MCP URL
+ * (`http://<port>.kernel.localhost/…`) may pass the https check.
+ */
+export function headRefusal(head: RequestHead, kernelAllowed: (url: URL) => boolean): string | null {
   const raw = head.url;
-  if (/[\x00-\x20\x7f]/.test(raw)) return refuse('URL contains whitespace or control characters');
+  if (/[\x00-\x20\x7f]/.test(raw)) return 'URL contains whitespace or control characters';
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return refuse('invalid URL');
+    return 'invalid URL';
   }
   let decoded = raw;
   try {
     decoded = decodeURIComponent(raw);
   } catch {}
-  if (ANY_PLACEHOLDER.test(raw) || ANY_PLACEHOLDER.test(decoded)) return refuse('placeholder in the URL; only header values are filled in');
-  if (head.headers.some(([name]) => ANY_PLACEHOLDER.test(name))) return refuse('placeholder in a header name');
-  if (url.username || url.password) return refuse('credentials in the URL');
-  // A kernel MCP URL passes here only when registered, so that the endpoint check below refuses it.
+  if (ANY_PLACEHOLDER.test(raw) || ANY_PLACEHOLDER.test(decoded)) return 'placeholder in the URL; only header values are filled in';
+  if (head.headers.some(([name]) => ANY_PLACEHOLDER.test(name))) return 'placeholder in a header name';
+  if (url.username || url.password) return 'credentials in the URL';
   const httpsOn443 = url.protocol === 'https:' && url.port === '';
-  if (!httpsOn443 && !(isKernelMcpUrl(raw) && matchesEndpoint(url, input.refused))) return refuse('only https on port 443 is injected');
-  if (isAmbiguousPath(raw)) return refuse('ambiguous path');
+  if (!httpsOn443 && !(isKernelMcpUrl(raw) && kernelAllowed(url))) return 'only https on port 443 is injected';
+  if (isAmbiguousPath(raw)) return 'ambiguous path';
+  return null;
+}
+
+export function decideForward(input: ForwardInput): ForwardDecision {
+  const { head, exit, rawTraits } = input;
+  // A kernel MCP URL passes only when registered, so that the endpoint check below refuses it.
+  const refusal = headRefusal(head, (url) => matchesEndpoint(url, input.refused));
+  if (refusal) return refuse(refusal);
+  const url = new URL(head.url);
   if (matchesEndpoint(url, input.refused)) return refuse(ENDPOINT_REASON);
   if (rawTraits.encodedBodies) return refuse(`exit ${clean(exit)} has encoded bodies, which can't be scrubbed`, 502);
 
@@ -198,7 +212,7 @@ export function decideForward(input: ForwardInput): ForwardDecision {
       }
     }
     const counts = new Map<string, number>();
-    for (const [p] of scanned.text.matchAll(PLACEHOLDER)) counts.set(p, (counts.get(p) ?? 0) + 1);
+    for (const [p] of scanned.text.matchAll(PLACEHOLDERS)) counts.set(p, (counts.get(p) ?? 0) + 1);
     for (const [p, count] of counts) {
       const record = own(p);
       if (record) hits.push({ header: scanned, record, count });

@@ -3,10 +3,7 @@
 // any other placeholder of this vault is refused. Pure, like the injector.
 import type { McpServerEntry, RequestHead } from './contract.ts';
 import { matchesEndpoint, normalizeHost, toEndpoint } from './endpoints.ts';
-import { type InjectRecord, isAmbiguousPath, isKernelMcpUrl } from './injector.ts';
-
-const PLACEHOLDER = /fnox_proxy_[0-9a-f]{24}/g;
-const ANY_PLACEHOLDER = /fnox_proxy_[0-9a-f]{24}/i;
+import { type InjectRecord, PLACEHOLDERS, headRefusal } from './injector.ts';
 export const SECRET_TO_MCP = 'secrets are never sent to model or MCP endpoints';
 
 export interface McpInput {
@@ -37,18 +34,14 @@ export function mcpServerFor(url: string, servers: readonly McpServerEntry[]): M
 }
 
 export function decideMcp({ head, locked, now, records, server }: McpInput): McpDecision {
-  const raw = head.url;
-  if (/[\x00-\x20\x7f]/.test(raw)) return refuse('URL contains whitespace or control characters');
-  const url = new URL(raw);
-  if (ANY_PLACEHOLDER.test(raw) || ANY_PLACEHOLDER.test(safeDecode(raw))) return refuse('placeholder in the URL; only header values are filled in');
-  if (head.headers.some(([name]) => ANY_PLACEHOLDER.test(name))) return refuse('placeholder in a header name');
-  if (url.username || url.password) return refuse('credentials in the URL');
-  if (!(url.protocol === 'https:' && url.port === '') && !isKernelMcpUrl(raw)) return refuse('only https on port 443 is injected');
-  if (isAmbiguousPath(raw)) return refuse('ambiguous path');
+  // The injector's checks of the URL and header names; a registered server may use the kernel form.
+  const refusal = headRefusal(head, () => true);
+  if (refusal) return refuse(refusal);
+  const url = new URL(head.url);
   const names = new Set<string>();
   for (const [, value] of head.headers) {
     const seen = new Set<string>();
-    for (const [p] of value.matchAll(PLACEHOLDER)) {
+    for (const [p] of value.matchAll(PLACEHOLDERS)) {
       const record = records.get(p);
       if (!record) continue;
       if (record.kind !== 'mcp') return refuse(SECRET_TO_MCP);
@@ -62,24 +55,16 @@ export function decideMcp({ head, locked, now, records, server }: McpInput): Mcp
   }
   const headers = head.headers.map(([name, value]): [string, string] => [
     name,
-    value.replace(PLACEHOLDER, (p) => records.get(p)?.value ?? p),
+    value.replace(PLACEHOLDERS, (p) => records.get(p)?.value ?? p),
   ]);
   if (names.size > 0 && locked) return refuse('vault is locked');
   for (const [n, v] of headers) if (/[\r\n\0]/.test(n + v)) return refuse(`header ${n.toLowerCase()} would contain CR, LF or NUL`);
   return {
     inject: true,
-    head: { method: head.method, url: raw, headers },
+    head: { method: head.method, url: head.url, headers },
     names: [...names],
     domain: normalizeHost(url.hostname),
     method: head.method.toUpperCase(),
     path: url.pathname,
   };
-}
-
-function safeDecode(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
 }

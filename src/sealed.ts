@@ -6,10 +6,9 @@ import { VaultError, einval, enoent, errorBody } from './errors.ts';
 import { statusOf } from './requests.ts';
 import type { Vault } from './vault.ts';
 import { stateOf } from './views.ts';
-import { checkName, checkValue } from './validate.ts';
+import { EXIT_NAME, checkName, checkValue } from './validate.ts';
 
 export const MAX_PROMPT = 200;
-const EXITS = /^(page|proxy|tailscale|device:[A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;
 
 /** The kernel's stamp, trusted as given but checked for shape (a malformed one is bios's bug). */
 export function parseStamp(stamp: unknown): Stamp {
@@ -60,7 +59,7 @@ export function parseSealedRequest(req: unknown): SealedRequest {
     case 'test': {
       only(r, ['name', 'url', 'method', 'header', 'exit']);
       const exit = string(r, 'exit', true);
-      if (exit !== undefined && !EXITS.test(exit)) throw einval('exit must be page, proxy, tailscale or device:<name>');
+      if (exit !== undefined && !EXIT_NAME.test(exit)) throw einval('exit must be page, proxy, tailscale or device:<name>');
       return {
         op: 'test',
         name: string(r, 'name')!,

@@ -5,6 +5,10 @@ import { einval } from './errors.ts';
 
 export const PLACEHOLDER_PREFIX = 'fnox_proxy_';
 export const PLACEHOLDER = /fnox_proxy_[0-9a-f]{24}/;
+/** An exit bios may choose: `page`, `proxy`, `tailscale` or `device:<name>`. */
+export const EXIT_NAME = /^(page|proxy|tailscale|device:[A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;
+/** An HTTP token (RFC 9110): a method or a header name. */
+export const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export const RECORD_KINDS: readonly RecordKind[] = ['secret', 'grant', 'model', 'mcp'];
 export const MAX_VALUE_BYTES = 65536;
 
@@ -15,10 +19,6 @@ const OTHER_NAME = /^[A-Za-z0-9_.:@/-]+$/;
 export function newPlaceholder(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   return PLACEHOLDER_PREFIX + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-export function isPlaceholder(text: unknown): text is string {
-  return typeof text === 'string' && text.length === 35 && PLACEHOLDER.test(text);
 }
 
 export function checkKind(kind: unknown): RecordKind {

@@ -2,6 +2,7 @@
 // entries of `[secrets]` and `[[proxy.rules]]` count. A bad rule is dropped with a warning; the
 // rest of the file still counts. Never throws.
 import type { Rule } from '../contract.ts';
+import { HTTP_TOKEN } from '../validate.ts';
 import { FNOX_CONFIG } from './attest.ts';
 import { isTable, parseToml, SECRET_NAME, show } from './toml.ts';
 
@@ -16,7 +17,6 @@ export interface FnoxConfig {
 export const PLACEHOLDER = /^fnox_proxy_[0-9a-f]{24}$/;
 /** The methods a rule may name: what bios's fetch can send (no CONNECT, TRACE or TRACK). */
 export const HTTP_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 export function parseFnoxConfig(text: string): FnoxConfig {
@@ -76,7 +76,7 @@ function readRule(raw: unknown, secrets: Record<string, string>): NamedRule | st
   const host = checkDomain(domain);
   if (typeof host !== 'string') return host.error;
 
-  if (typeof header !== 'string' || !TOKEN.test(header)) return `header ${show(header)} is not a header name`;
+  if (typeof header !== 'string' || !HTTP_TOKEN.test(header)) return `header ${show(header)} is not a header name`;
 
   if (!Array.isArray(methods)) return 'methods must be an array of strings';
   const ms: string[] = [];

@@ -1,6 +1,7 @@
 // `/etc/slicc/secrets-policy.toml`, read by the vault only: `[exec]`, `[exits]`, `[limits]`.
 // Anything malformed warns and falls back to the narrower reading. Never throws.
 import type { ExecMode, ExitName } from '../contract.ts';
+import { EXIT_NAME } from '../validate.ts';
 import { SECRETS_POLICY } from './attest.ts';
 import { isTable, parseToml, SECRET_NAME, show } from './toml.ts';
 
@@ -23,7 +24,6 @@ export interface SecretsPolicy {
 
 export const DEFAULT_LIMITS: Readonly<Limits> = { materialize_per_minute: 10, materialize_per_day: 200, shell_per_day: 5000 };
 const SECTIONS = ['exec', 'exits', 'limits'];
-const EXIT = /^(page|proxy|tailscale|device:[A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;
 
 export function parseSecretsPolicy(text: string): SecretsPolicy {
   const out: SecretsPolicy = {
@@ -53,7 +53,7 @@ export function parseSecretsPolicy(text: string): SecretsPolicy {
     if (!Array.isArray(value)) warn(`exits.${name}: must be an array of exit names; no exit allowed`);
     else {
       for (const exit of value) {
-        if (typeof exit === 'string' && EXIT.test(exit)) {
+        if (typeof exit === 'string' && EXIT_NAME.test(exit)) {
           if (!line.includes(exit as ExitName)) line.push(exit as ExitName);
         } else warn(`exits.${name}: ${show(exit)} is not an exit (page, proxy, tailscale, device:<name>); dropped`);
       }
