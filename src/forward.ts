@@ -75,14 +75,9 @@ export async function forward(vault: Vault, namespace: string, fields: Record<st
 }
 
 async function decide(vault: Vault, namespace: string, { head, body, owner, exit, rawTraits }: ForwardRequest): Promise<ForwardResult> {
-  const [records, policy, meta, refused] = await Promise.all([
-    vault.records.all(namespace),
-    vault.policy(namespace),
-    vault.records.meta(namespace),
-    vault.endpoints(namespace),
-  ]);
+  const [records, { policy, endpoints, mcp }] = await Promise.all([vault.records.all(namespace), vault.inEffect(namespace)]);
   const actor = { uid: owner.uid, tag: owner.tag };
-  const server = mcpServerFor(head.url, meta.registered?.mcp ?? []);
+  const server = mcpServerFor(head.url, mcp);
 
   // Decide once without values to learn which records are used, then again with theirs.
   const run = async (names?: Set<string>) => {
@@ -90,7 +85,7 @@ async function decide(vault: Vault, namespace: string, { head, body, owner, exit
     const input = { head, locked: key === null, now: vault.now(), records: await byPlaceholder(records, key, names) };
     return server
       ? decideMcp({ ...input, server })
-      : decideForward({ ...input, exit, rawTraits, rules: policy.config?.rules ?? [], exits: policy.secrets?.exits ?? {}, refused });
+      : decideForward({ ...input, exit, rawTraits, rules: policy.config?.rules ?? [], exits: policy.secrets?.exits ?? {}, refused: endpoints });
   };
   const first = await run();
   if (!first.inject) return { refused: { status: first.status, reason: first.reason } };

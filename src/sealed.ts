@@ -124,7 +124,7 @@ async function answer(vault: Vault, namespace: string, request: SealedRequest, s
     case 'placeholder': {
       const record = await vault.records.get(namespace, request.name);
       if (!record) throw enoent(`there is no record named ${request.name}`);
-      return { placeholder: record.placeholder, state: stateOf(record, await vault.policy(namespace)) };
+      return { placeholder: record.placeholder, state: stateOf(record, (await vault.inEffect(namespace)).policy) };
     }
     case 'list': {
       const { secrets } = await vault.changed(namespace);

@@ -5,6 +5,7 @@
 import type {
   AuditPage,
   ExitPolicyView,
+  McpServerEntry,
   PlaceholdersView,
   PolicyResult,
   PutFields,
@@ -243,9 +244,9 @@ export class Vault {
   async write(namespace: string, input: RecordInput, check?: RotationCheck, actor?: Actor) {
     const key = this.keys.key;
     if (!key) throw new VaultError('EACCES', 'vault is locked: unlock it to add or change a value');
-    const { record } = await this.records.write(namespace, key, this.clean(input), check, actor);
+    const { record } = await this.records.write(namespace, key, input, check, actor);
     await this.announce(namespace, ['values', 'audit', 'status']);
-    return { placeholder: record.placeholder, state: stateOf(record, await this.policy(namespace)) };
+    return { placeholder: record.placeholder, state: stateOf(record, (await this.inEffect(namespace)).policy) };
   }
 
   async remove(namespace: string, name: unknown) {
@@ -259,7 +260,7 @@ export class Vault {
     if (typeof name !== 'string') throw einval('name must be a string');
     const record = await this.records.restore(namespace, name);
     await this.announce(namespace, ['values', 'audit', 'status']);
-    return { state: stateOf(record, await this.policy(namespace)) };
+    return { state: stateOf(record, (await this.inEffect(namespace)).policy) };
   }
 
   /** Ends a pending request (the page's `cancel`, or /dev/sealed's for its own requests). */
@@ -307,15 +308,20 @@ export class Vault {
     for (const namespace of await this.records.purge()) await this.announce(namespace, ['values', 'audit', 'status']);
   }
 
-  /** The accepted policy of the namespace in effect (without rules that reach only endpoints). */
-  async policy(namespace: string): Promise<Policy> {
-    const [stored, refused] = await Promise.all([this.db.get('policy', namespace), this.endpoints(namespace)]);
-    return withoutEndpointRules(policyOf(stored), refused).policy;
+  /**
+   * In one read: the accepted policy in effect (without the rules that reach only model or MCP
+   * endpoints), the refused endpoints (built in and registered) and the registered MCP servers.
+   */
+  async inEffect(namespace: string): Promise<{ policy: Policy; endpoints: Endpoint[]; mcp: McpServerEntry[] }> {
+    const tx = this.db.transaction(['policy', 'namespaces']);
+    const [stored, meta] = await Promise.all([tx.objectStore('policy').get(namespace), tx.objectStore('namespaces').get(namespace)]);
+    const endpoints = refusedEndpoints(builtinEndpoints, meta?.registered);
+    return { policy: withoutEndpointRules(policyOf(stored), endpoints).policy, endpoints, mcp: meta?.registered?.mcp ?? [] };
   }
 
   /** /dev/sealed's `test`: the injector's verdict for `Bearer <placeholder>`, sending nothing. */
   async test(namespace: string, request: TestRequest) {
-    const [records, policy, refused] = await Promise.all([this.records.all(namespace), this.policy(namespace), this.endpoints(namespace)]);
+    const [records, { policy, endpoints }] = await Promise.all([this.records.all(namespace), this.inEffect(namespace)]);
     if (!records.some((r) => r.name === request.name)) throw new VaultError('ENOENT', `there is no record named ${request.name}`);
     // The verdict needs no value: its head is never used, so records go in without theirs.
     const byPlaceholder = new Map(records.map((r) => [r.placeholder, { ...r, value: '' }]));
@@ -325,13 +331,8 @@ export class Vault {
       now: this.now(),
       rules: policy.config?.rules ?? [],
       exits: policy.secrets?.exits ?? {},
-      refused,
+      refused: endpoints,
     });
-  }
-
-  /** Model and MCP endpoints where the vault never injects: the built-in list and the registered. */
-  async endpoints(namespace: string): Promise<Endpoint[]> {
-    return refusedEndpoints(builtinEndpoints, (await this.records.meta(namespace)).registered);
   }
 
   /** Records a use of values (`forward`): `usedAt` and the audit entries, then `changed`. */
@@ -373,7 +374,7 @@ export class Vault {
     for (const entry of merged.audit) await addAudit(tx, namespace, now, entry);
     await tx.done;
     if (merged.changed || merged.audit.length > 0) await this.announce(namespace, ['audit']);
-    const { config } = withoutEndpointRules(policyOf(merged.stored), await this.endpoints(namespace)).policy;
+    const { config } = (await this.inEffect(namespace)).policy;
     const warnings = merged.files.flatMap((f) => f.warnings);
     return {
       accepted: merged.files.every((f) => f.accepted),
@@ -381,10 +382,6 @@ export class Vault {
       rules: (config?.rules ?? []).map((r) => ({ ...r, methods: [...r.methods], paths: [...r.paths] })),
       warnings,
     };
-  }
-
-  private clean(input: RecordInput): RecordInput {
-    return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as unknown as RecordInput;
   }
 
   private async announce(namespace: string, changes: Change[]) {
