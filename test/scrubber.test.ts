@@ -1,4 +1,5 @@
 import { expect } from '@open-wc/testing';
+import { prng } from './helpers/random.ts';
 import type { ScrubHit } from '../src/contract.ts';
 import { compileScrubber, IDLE_MS, IDLE_RELEASE_MAX, type ScrubValue } from '../src/scrubber.ts';
 
@@ -67,17 +68,6 @@ function refRedact(values: ScrubValue[], input: Uint8Array): { out: string; hits
 const sortHits = (hits: ScrubHit[]) => [...hits].sort((a, b) => (a.name + a.form < b.name + b.form ? -1 : a.name + a.form > b.name + b.form ? 1 : 0));
 
 // ── Seeded random inputs ────────────────────────────────────────────────────────────────
-
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rand = ReturnType<typeof prng>;
 const int = (r: Rand, n: number) => Math.floor(r() * n);

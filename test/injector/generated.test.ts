@@ -1,18 +1,10 @@
 // 10,000 seeded random requests against a small reference written here from the README's rules,
 // independent of src/injector.ts: it decides from how each request was built, not by parsing it.
 import { expect } from '@open-wc/testing';
+import { prng } from '../helpers/random.ts';
 import type { ExitName, RequestHead } from '../../src/contract.ts';
 import type { Endpoint } from '../../src/endpoints.ts';
 import { type ForwardInput, type InjectRecord, type PolicyRule, decideForward } from '../../src/injector.ts';
-
-function mulberry32(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NOW = 1_800_000_000_000;
 const ph = (n: number) => `fnox_proxy_${n.toString(16).padStart(24, '0')}`;
@@ -215,7 +207,7 @@ function globRef(g: string, s: string): boolean {
 
 describe('the injector against a reference, over 10,000 generated requests', () => {
   it('injects exactly when the reference does, fills in the same head, and never leaks a value in a refusal', () => {
-    const random = mulberry32(0x5eed);
+    const random = prng(0x5eed);
     const values = RECORDS.map((r) => r.value);
     let injections = 0;
     let refusals = 0;
