@@ -16,7 +16,7 @@ export function originAllowed(origin: string, embedders: EmbedderList): boolean 
     } catch {
       return false;
     }
-    if (url.origin !== origin || `${url.protocol}` !== `${scheme}:` || url.port !== (port ?? '')) return false;
+    if (url.origin !== origin || url.protocol !== `${scheme}:` || url.port !== (port ?? '')) return false;
     const want = host.split('.');
     const have = url.hostname.split('.');
     return want.length === have.length && want.every((label, i) => label === '*' ? /^[a-z0-9-]+$/.test(have[i]!) : label === have[i]);
