@@ -16,15 +16,29 @@ const records = new Map();
 const rules = [];
 for (let i = 0; i < N; i++) {
   records.set(ph(i), { name: `SECRET_${i}`, kind: 'secret', placeholder: ph(i), value: `real-value-${i}-${'x'.repeat(32)}` });
-  rules.push({ secret: `SECRET_${i}`, domain: `api${i % 100}.example.com`, header: 'authorization', methods: ['GET', 'POST'], paths: [`/v${i % 7}/**`, '/repos/*/issues'] });
+  rules.push({
+    secret: `SECRET_${i}`,
+    domain: `api${i % 100}.example.com`,
+    header: 'authorization',
+    methods: ['GET', 'POST'],
+    paths: [`/v${i % 7}/**`, '/repos/*/issues'],
+  });
 }
-const refused = [{ host: 'api.openai.com', path: '/v1' }, { host: '*.openai.azure.com', path: '/' }, { host: 'bedrock-runtime.*.amazonaws.com', path: '/' }];
+const refused = [
+  { host: 'api.openai.com', path: '/v1' },
+  { host: '*.openai.azure.com', path: '/' },
+  { host: 'bedrock-runtime.*.amazonaws.com', path: '/' },
+];
 // Four in five requests are injected; the rest are refused at different depths.
 const heads = Array.from({ length: 1000 }, (_, j) => {
   const i = (j * 7919) % N;
   const kind = j % 5;
   const url = kind === 1 ? `https://api${i % 100}.example.com/admin` : `https://api${i % 100}.example.com/v${i % 7}/items/${j}?page=2`;
-  const headers = [['accept', 'application/json'], ['authorization', kind === 2 ? `Basic ${btoa(`me:${ph(i)}`)}` : `Bearer ${ph(i)}`], ['user-agent', 'bench']];
+  const headers = [
+    ['accept', 'application/json'],
+    ['authorization', kind === 2 ? `Basic ${btoa(`me:${ph(i)}`)}` : `Bearer ${ph(i)}`],
+    ['user-agent', 'bench'],
+  ];
   return { method: 'GET', url, headers };
 });
 const input = (head) => ({ head, exit: 'page', rawTraits: { manualRedirects: true }, locked: false, now: Date.now(), records, rules, exits: {}, refused });
@@ -41,7 +55,11 @@ function decisionsPerSecond(ms) {
 async function roundTripsPerSecond(ms) {
   const { port1, port2 } = new MessageChannel();
   port2.on('message', (m) => port2.postMessage(m));
-  const trip = (m) => new Promise((resolve) => { port1.once('message', resolve); port1.postMessage(m); });
+  const trip = (m) =>
+    new Promise((resolve) => {
+      port1.once('message', resolve);
+      port1.postMessage(m);
+    });
   let n = 0;
   const end = performance.now() + ms;
   while (performance.now() < end) await trip({ v: 1, id: n, op: 'forward', head: heads[n++ % heads.length] });

@@ -17,10 +17,11 @@ async function open(path: string): Promise<MessagePort> {
 /** Sequential round trips (one in flight) and pipelined ones (all sent at once), per second. */
 async function measure(port: MessagePort, count: number) {
   let id = 0;
-  const next = () => new Promise((resolve) => {
-    port.onmessage = resolve;
-    port.postMessage({ v: 1, id: ++id, op: 'status' });
-  });
+  const next = () =>
+    new Promise((resolve) => {
+      port.onmessage = resolve;
+      port.postMessage({ v: 1, id: ++id, op: 'status' });
+    });
   let start = performance.now();
   for (let i = 0; i < count; i++) await next();
   const sequential = count / ((performance.now() - start) / 1000);

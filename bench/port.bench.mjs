@@ -8,12 +8,13 @@ import { startServer, vaultServerConfig } from '../scripts/vault-server.mjs';
 
 const args = process.argv.slice(2);
 const count = Number(args[args.indexOf('--count') + 1]) || 3000;
-const freePort = () => new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = s.address();
-    s.close(() => resolve(port));
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
   });
-});
 
 const [embedderPort, vaultPort] = await Promise.all([freePort(), freePort()]);
 const embedder = `http://localhost:${embedderPort}`;

@@ -43,8 +43,14 @@ export function makeValues(count, seed = 1) {
   });
 }
 
-const WORDS = 'the of and to in is for on that with as by this from at are be or an it not which have has we can will one all would there their what so up out if about who get them make like time just know take into year your good some could see other than then now look only come its over think also back after use two how our work first well way even new want because any these give day most us user request response error value data item config server client token session cache retry status'.split(' ');
-const IDENTS = 'handler request response config options result items value index count buffer stream reader writer client server cache token session state props context payload headers body status'.split(' ');
+const WORDS =
+  'the of and to in is for on that with as by this from at are be or an it not which have has we can will one all would there their what so up out if about who get them make like time just know take into year your good some could see other than then now look only come its over think also back after use two how our work first well way even new want because any these give day most us user request response error value data item config server client token session cache retry status'.split(
+    ' ',
+  );
+const IDENTS =
+  'handler request response config options result items value index count buffer stream reader writer client server cache token session state props context payload headers body status'.split(
+    ' ',
+  );
 const WIDE_TEXT = ['Größe der Datei', 'résumé été', 'данные пользователя', 'ユーザー設定を保存しました', '配置文件已更新', 'λόγος', '✓ done 🚀'];
 
 /** `size` bytes of JSON, logs and source code, with a value form planted now and then. */
@@ -61,18 +67,36 @@ export function makeText(size, values, seed = 2) {
   const b64 = (s) => btoa(String.fromCharCode(...enc.encode(s)));
   const planted = (v) => {
     switch (int(6)) {
-      case 0: return `Authorization: Basic ${b64(`user:${v.value}`)}`;
-      case 1: return `"apiKey": ${JSON.stringify(v.value)}`;
-      case 2: return `https://api.example.com/v1?key=${encodeURIComponent(v.value)}`;
-      case 3: return `blob=${b64(`${words(2)} ${v.value} ${words(2)}`)}`;
-      default: return `export TOKEN=${v.value}`;
+      case 0:
+        return `Authorization: Basic ${b64(`user:${v.value}`)}`;
+      case 1:
+        return `"apiKey": ${JSON.stringify(v.value)}`;
+      case 2:
+        return `https://api.example.com/v1?key=${encodeURIComponent(v.value)}`;
+      case 3:
+        return `blob=${b64(`${words(2)} ${v.value} ${words(2)}`)}`;
+      default:
+        return `export TOKEN=${v.value}`;
     }
   };
   const lines = [
-    () => JSON.stringify({ id: int(1e6), user: pick(IDENTS), email: `${pick(IDENTS)}@example.com`, trace: hex(32), tags: [pick(WORDS), pick(WORDS)], note: words(6), created: `2026-11-${10 + int(20)}T10:${10 + int(50)}:00Z`, ok: r() < 0.9 }),
-    () => `2026-11-30T10:${10 + int(50)}:${10 + int(50)}.${100 + int(900)}Z ${pick(['INFO', 'WARN', 'DEBUG', 'ERROR'])} [worker-${int(8)}] ${pick(['GET', 'POST', 'PUT'])} /api/v1/${pick(IDENTS)}/${int(1e5)} ${pick([200, 201, 304, 404, 500])} ${int(900)}ms req=${hex(8)}-${hex(4)}-${hex(4)}-${hex(12)}`,
-    () => `  ${pick(['const', 'let', 'return', 'if (', 'await'])} ${pick(IDENTS)}${pick(['.', ' = ', '('])}${pick(IDENTS)}(${pick(IDENTS)}, { ${pick(IDENTS)}: ${int(100)} }); // ${words(4)}`,
-    () => `function ${pick(IDENTS)}${int(100)}(${pick(IDENTS)}) {\n    for (let i = 0; i < ${pick(IDENTS)}.length; i++) ${pick(IDENTS)}[i] = '${words(2)}';\n  }`,
+    () =>
+      JSON.stringify({
+        id: int(1e6),
+        user: pick(IDENTS),
+        email: `${pick(IDENTS)}@example.com`,
+        trace: hex(32),
+        tags: [pick(WORDS), pick(WORDS)],
+        note: words(6),
+        created: `2026-11-${10 + int(20)}T10:${10 + int(50)}:00Z`,
+        ok: r() < 0.9,
+      }),
+    () =>
+      `2026-11-30T10:${10 + int(50)}:${10 + int(50)}.${100 + int(900)}Z ${pick(['INFO', 'WARN', 'DEBUG', 'ERROR'])} [worker-${int(8)}] ${pick(['GET', 'POST', 'PUT'])} /api/v1/${pick(IDENTS)}/${int(1e5)} ${pick([200, 201, 304, 404, 500])} ${int(900)}ms req=${hex(8)}-${hex(4)}-${hex(4)}-${hex(12)}`,
+    () =>
+      `  ${pick(['const', 'let', 'return', 'if (', 'await'])} ${pick(IDENTS)}${pick(['.', ' = ', '('])}${pick(IDENTS)}(${pick(IDENTS)}, { ${pick(IDENTS)}: ${int(100)} }); // ${words(4)}`,
+    () =>
+      `function ${pick(IDENTS)}${int(100)}(${pick(IDENTS)}) {\n    for (let i = 0; i < ${pick(IDENTS)}.length; i++) ${pick(IDENTS)}[i] = '${words(2)}';\n  }`,
     () => `${words(10 + int(10))}. ${pick(WIDE_TEXT)}`,
   ];
   const out = new Uint8Array(size);
@@ -180,7 +204,9 @@ export function runBench({ sizeMiB = 64, counts = [10, 100, 1000], log = () => {
     const patterns = patternStrings(values);
     const ahoBuild = best(1, () => new AhoCorasick(patterns));
     const aho = growing(ascii, 1500, (part) => ahoBuild.result.replace(part, () => '[redacted]'));
-    log(`${count} values: modern-ahocorasick ${aho.rate.toFixed(1)} MiB/s on ${Number.isFinite(aho.mib) ? `${aho.mib.toFixed(0)} MiB of` : 'all of'} the ASCII copy`);
+    log(
+      `${count} values: modern-ahocorasick ${aho.rate.toFixed(1)} MiB/s on ${Number.isFinite(aho.mib) ? `${aho.mib.toFixed(0)} MiB of` : 'all of'} the ASCII copy`,
+    );
     const naive = growing(text, 300, (part) => {
       let found = 0;
       for (const p of patterns) for (let i = part.indexOf(p); i >= 0; i = part.indexOf(p, i + p.length)) found++;

@@ -13,7 +13,16 @@ const args = process.argv.slice(2);
 const sizeMiB = Number(args[args.indexOf('--mib') + 1]) || 64;
 const entry = fileURLToPath(new URL('./scrub-core.mjs', import.meta.url));
 const bundle = (format) =>
-  build({ entryPoints: [entry], bundle: true, format, globalName: 'ScrubBench', platform: 'neutral', mainFields: ['module', 'main'], write: false, logLevel: 'error' }).then((r) => r.outputFiles[0].text);
+  build({
+    entryPoints: [entry],
+    bundle: true,
+    format,
+    globalName: 'ScrubBench',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    write: false,
+    logLevel: 'error',
+  }).then((r) => r.outputFiles[0].text);
 
 const slice = (mib) => (Number.isFinite(mib) ? ` (${fmt(mib, mib < 10 ? 1 : 0)} MiB)` : ''); // a prefix, not the whole
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '–');
@@ -25,12 +34,25 @@ function table(title, { sizeMiB, coldCompileMs, coldValues, rows }) {
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of rows) {
-    lines.push(`| ${[
-      r.values, r.patterns, fmt(r.compileMs, 1), fmt(r.tableBytes / 1024), fmt(r.heapBytes / 2 ** 20, 1),
-      fmt(r.scrub), fmt(r.stream), fmt(r.decode), fmt(r.decode / r.scrub, 2),
-      fmt(r.scrubAscii), fmt(r.decodeAscii), `${fmt(r.aho, 1)}${slice(r.ahoSliceMiB)}`, fmt(r.scrubAscii / r.aho, 1),
-      `${fmt(r.naive, 1)}${slice(r.naiveSliceMiB)}`, fmt(r.scrub / r.naive, 0),
-    ].join(' | ')} |`);
+    lines.push(
+      `| ${[
+        r.values,
+        r.patterns,
+        fmt(r.compileMs, 1),
+        fmt(r.tableBytes / 1024),
+        fmt(r.heapBytes / 2 ** 20, 1),
+        fmt(r.scrub),
+        fmt(r.stream),
+        fmt(r.decode),
+        fmt(r.decode / r.scrub, 2),
+        fmt(r.scrubAscii),
+        fmt(r.decodeAscii),
+        `${fmt(r.aho, 1)}${slice(r.ahoSliceMiB)}`,
+        fmt(r.scrubAscii / r.aho, 1),
+        `${fmt(r.naive, 1)}${slice(r.naiveSliceMiB)}`,
+        fmt(r.scrub / r.naive, 0),
+      ].join(' | ')} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -45,7 +67,11 @@ try {
   // JS objects only: the tables' typed arrays live outside the heap and are counted exactly by
   // tableBytes, while freed 64 MiB outputs leave arrayBuffers at their own pace.
   const memory = () => process.memoryUsage().heapUsed;
-  console.log(`Node ${process.version}, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
+  console.log(
+    `Node ${process.version}, load average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')} on ${availableParallelism()} cores`,
+  );
   const node = runBench({ sizeMiB, gc, memory, log: (s) => console.log(`  ${s}`) });
 
   let chromium = null;
@@ -65,7 +91,11 @@ try {
       await browser.close();
     }
   }
-  console.log(`\nload average at the end ${loadavg().map((n) => n.toFixed(1)).join(' ')}\n`);
+  console.log(
+    `\nload average at the end ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}\n`,
+  );
   console.log(table(`Node ${process.version}`, node));
   if (chromium) console.log('\n' + table('Chromium', chromium));
 } finally {

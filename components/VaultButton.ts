@@ -75,4 +75,3 @@ export class VaultButton extends LitElement {
     </div>`;
   }
 }
-

@@ -150,10 +150,14 @@ export class VaultPopup extends LitElement {
             ${this.button('Lock with a passphrase', () => this.model.go('set-passphrase'))}
           </div>`;
       case 'set-passphrase':
-        return html`${lock ? html`<p>Add a passphrase as a second way to unlock. You confirm with your passkey.</p>` : html`<p>
+        return html`${
+          lock
+            ? html`<p>Add a passphrase as a second way to unlock. You confirm with your passkey.</p>`
+            : html`<p>
                 Choose a passphrase of at least 8 characters. Nobody can recover it for you: if you forget it, the
                 secrets in this vault are lost.
-              </p>`}
+              </p>`
+        }
           <form @submit=${(e: SubmitEvent) => this.submit(e, (f) => this.model.setPassphrase(f.get('new') ?? '', f.get('again') ?? '', lock ? { passkey: true } : undefined))}>
             ${this.field('new', 'New passphrase', 'new-password')} ${this.field('again', 'The same passphrase again', 'new-password')}
             <div class="actions">
@@ -162,16 +166,20 @@ export class VaultPopup extends LitElement {
           </form>`;
       case 'locked':
         return html`<p>Unlock it to let SLICC use your secrets again.</p>
-          ${lock?.passkey
-            ? html`<div class="actions">${this.button('Unlock with your passkey', () => this.model.unlock({ passkey: true }), 'accent')}</div>`
-            : nothing}
+          ${
+            lock?.passkey
+              ? html`<div class="actions">${this.button('Unlock with your passkey', () => this.model.unlock({ passkey: true }), 'accent')}</div>`
+              : nothing
+          }
           ${lock?.passkey && lock.passphrase ? html`<p class="or">or</p>` : nothing}
-          ${lock?.passphrase
-            ? html`<form @submit=${(e: SubmitEvent) => this.submit(e, (f) => this.model.unlock({ passphrase: f.get('current') ?? '' }))}>
+          ${
+            lock?.passphrase
+              ? html`<form @submit=${(e: SubmitEvent) => this.submit(e, (f) => this.model.unlock({ passphrase: f.get('current') ?? '' }))}>
                 ${this.field('current', 'Passphrase', 'current-password')}
                 <div class="actions">${this.submitButton('Unlock', lock.passkey ? 'secondary' : 'accent')}</div>
               </form>`
-            : nothing}`;
+              : nothing
+          }`;
       case 'unlocked':
         return html`<p>
             Locked with ${lock?.passkey && lock.passphrase ? 'a passkey and a passphrase' : lock?.passkey ? 'a passkey' : 'a passphrase'}. It is open
@@ -200,15 +208,19 @@ export class VaultPopup extends LitElement {
             Without a lock the vault opens by itself again in this browser, for anyone who can use it. Confirm with
             ${lock?.passkey && lock.passphrase ? 'your passkey or passphrase' : lock?.passkey ? 'your passkey' : 'your passphrase'}.
           </p>
-          ${lock?.passkey
-            ? html`<div class="actions">${this.button('Remove with your passkey', () => this.model.removeLock({ passkey: true }), 'negative')}</div>`
-            : nothing}
-          ${lock?.passphrase
-            ? html`<form @submit=${(e: SubmitEvent) => this.submit(e, (f) => this.model.removeLock({ passphrase: f.get('current') ?? '' }))}>
+          ${
+            lock?.passkey
+              ? html`<div class="actions">${this.button('Remove with your passkey', () => this.model.removeLock({ passkey: true }), 'negative')}</div>`
+              : nothing
+          }
+          ${
+            lock?.passphrase
+              ? html`<form @submit=${(e: SubmitEvent) => this.submit(e, (f) => this.model.removeLock({ passphrase: f.get('current') ?? '' }))}>
                 ${this.field('current', 'Current passphrase', 'current-password')}
                 <div class="actions">${this.submitButton('Remove the lock', 'negative')}</div>
               </form>`
-            : nothing}
+              : nothing
+          }
           <div class="actions">${this.back('unlocked')}</div>`;
     }
   }
@@ -250,4 +262,3 @@ export class VaultPopup extends LitElement {
     void intent({ get: (name) => (data.get(name) as string | null) ?? undefined });
   }
 }
-

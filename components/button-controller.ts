@@ -26,7 +26,10 @@ export class ButtonController implements ReactiveController {
   private embedders: string[] = [];
   private readonly onMessage = (event: MessageEvent) => (this.held ? this.held.push(event) : this.hello(event));
 
-  constructor(private readonly host: ButtonView, private readonly win: Window = window) {
+  constructor(
+    private readonly host: ButtonView,
+    private readonly win: Window = window,
+  ) {
     host.addController(this);
   }
 

@@ -64,7 +64,9 @@ export class AgentPanel extends LitElement {
     event.preventDefault();
     const data = new FormData(event.target as HTMLFormElement);
     const field = (name: string) => String(data.get(name) ?? '').trim();
-    const names = field('names').split(/[\s,]+/).filter(Boolean);
+    const names = field('names')
+      .split(/[\s,]+/)
+      .filter(Boolean);
     const fields = {
       ...(field('model') && { model: [field('model')] }),
       ...(field('mcp') && { mcp: [{ server: field('server') || 'tools', url: field('mcp'), ...(names.length && { names }) }] }),
@@ -173,7 +175,9 @@ export class AgentPanel extends LitElement {
   }
 
   private hitList(hits: ScrubHit[]) {
-    return hits.length ? html`<ul>${hits.map((h) => html`<li><strong>${h.name}</strong> as ${h.form} × ${h.count}</li>`)}</ul>` : html`<p class="muted">No hits.</p>`;
+    return hits.length
+      ? html`<ul>${hits.map((h) => html`<li><strong>${h.name}</strong> as ${h.form} × ${h.count}</li>`)}</ul>`
+      : html`<p class="muted">No hits.</p>`;
   }
 
   override render() {

@@ -66,7 +66,7 @@ export async function attest(choice: FileChoice, now = Date.now()): Promise<Atte
     uid: choice.uid,
     gid: choice.gid,
     mode: octal(choice.mode),
-    ino: 1000 + (choice.path.length * 7919) % 9000,
+    ino: 1000 + ((choice.path.length * 7919) % 9000),
     mtimeMs: now,
     sha256,
     users: choice.users,

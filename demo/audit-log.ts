@@ -69,13 +69,15 @@ export class AuditLog extends LitElement {
         </tbody>
       </table>
       ${entries.length === 0 ? html`<p class="muted">Nothing yet.</p>` : ''}
-      ${more
-        ? html`<div class="row">
+      ${
+        more
+          ? html`<div class="row">
             <button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeS" @click=${this.loadMore}>
               <span class="spectrum-Button-label">Older entries</span>
             </button>
           </div>`
-        : ''}
+          : ''
+      }
       ${this.error ? html`<p class="error">${this.error}</p>` : ''}
     `;
   }

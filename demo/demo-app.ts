@@ -3,7 +3,7 @@
 // vault's events, and shows one panel at a time. It speaks only the vault's protocol.
 import { LitElement, css, html } from 'lit';
 import type { Availability, VaultList, VaultStatus } from '../src/contract.ts';
-import { AgentPort, PagePort, explain, open } from './vault-client.ts';
+import { type AgentPort, type PagePort, explain, open } from './vault-client.ts';
 import { panelStyles, tokenSheets } from './styles.ts';
 import './lock-button.ts';
 import './status-bar.ts';
@@ -177,27 +177,31 @@ export class DemoApp extends LitElement {
         <span class="who">demo embedder · ${location.origin}${crossOriginIsolated ? ' (cross-origin isolated)' : ''} · vault at ${this.vaultOrigin || '…'}</span>
         <span class="spacer"></span>
         <demo-status .status=${this.status} .page=${this.page} .availability=${this.availability}></demo-status>
-        ${this.vaultOrigin
-          ? html`<demo-lock-button
+        ${
+          this.vaultOrigin
+            ? html`<demo-lock-button
               .vaultOrigin=${this.vaultOrigin}
               @availability=${(e: CustomEvent<Availability>) => (this.availability = e.detail)}
             ></demo-lock-button>`
-          : ''}
+            : ''
+        }
       </header>
       <nav aria-label="Panels">
         ${TABS.map(([id, label]) => html`<a href="#${id}" aria-current=${this.tab === id ? 'page' : 'false'}>${label}</a>`)}
       </nav>
       <main>
         ${this.error ? html`<p class="warn error" role="alert">${this.error}</p>` : ''}
-        ${ready
-          ? html`
+        ${
+          ready
+            ? html`
               <demo-secrets ?hidden=${this.tab !== 'secrets'} .page=${this.page} .list=${this.list} .status=${this.status} .refresh=${this.refresh}></demo-secrets>
               <demo-policy ?hidden=${this.tab !== 'policy'} .page=${this.page} .list=${this.list} .status=${this.status}></demo-policy>
               <demo-sealed ?hidden=${this.tab !== 'sealed'} .page=${this.page}></demo-sealed>
               <demo-forward ?hidden=${this.tab !== 'forward'} .page=${this.page} .list=${this.list}></demo-forward>
               <demo-agent ?hidden=${this.tab !== 'agent'} .openAgent=${this.openAgent}></demo-agent>
             `
-          : html`<p class="muted">Waiting for the vault to welcome this page…</p>`}
+            : html`<p class="muted">Waiting for the vault to welcome this page…</p>`
+        }
       </main>
     </div>`;
   }

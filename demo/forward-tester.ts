@@ -167,10 +167,12 @@ export class ForwardTester extends LitElement {
         The echo reflected the injected head, values and their base64 included; bios posted it through the response port, and the vault sent it back
         with each value as its placeholder and each encoded form as <code>[redacted:NAME]</code>.
       </p>
-      ${e.head
-        ? html`<pre data-testid="echo-head">${e.head.status} ${e.head.statusText}  ${e.head.url}
+      ${
+        e.head
+          ? html`<pre data-testid="echo-head">${e.head.status} ${e.head.statusText}  ${e.head.url}
 ${e.head.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}</pre>`
-        : html`<p class="warn">No response head came back.</p>`}
+          : html`<p class="warn">No response head came back.</p>`
+      }
       <h3>Body</h3>
       <pre data-testid="echo-body">${e.body}</pre>
       <p class="muted">${e.end === 'end' ? 'end' : e.end === 'error' ? `error: ${e.error}` : 'the vault did not finish within 5 s'}</p>
@@ -214,9 +216,11 @@ ${e.head.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}</pre>`
           </button>
         </div>
         ${this.error ? html`<p class="warn error" role="alert">${this.error}</p>` : ''}
-        ${r && 'refused' in r
-          ? html`<p class="warn" data-testid="refused"><span class="badge refuse">refused ${r.refused.status}</span> ${r.refused.reason}</p>`
-          : ''}
+        ${
+          r && 'refused' in r
+            ? html`<p class="warn" data-testid="refused"><span class="badge refuse">refused ${r.refused.status}</span> ${r.refused.reason}</p>`
+            : ''
+        }
       </section>
       ${this.injected()} ${this.echo()}
     `;

@@ -52,12 +52,14 @@ export class PendingRequests extends LitElement {
           </div>
           ${r.prompt ? html`<div>The program says (untrusted): <q>${r.prompt}</q></div>` : ''}
           <form class="row" @submit=${(e: SubmitEvent) => this.answer(e, r)}>
-            ${r.kind === 'value'
-              ? html`<label class="grow">Value for ${r.name}<input name="value" type="password" autocomplete="off" required minlength="8" /></label>
+            ${
+              r.kind === 'value'
+                ? html`<label class="grow">Value for ${r.name}<input name="value" type="password" autocomplete="off" required minlength="8" /></label>
                   <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" type="submit">
                     <span class="spectrum-Button-label">Answer</span>
                   </button>`
-              : html`<span class="muted">This kind can only be cancelled in this version.</span>`}
+                : html`<span class="muted">This kind can only be cancelled in this version.</span>`
+            }
             <button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeM" type="button" @click=${() => this.cancel(r)}>
               <span class="spectrum-Button-label">Cancel request</span>
             </button>

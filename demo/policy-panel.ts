@@ -16,7 +16,8 @@ export function fnoxTemplate(secrets: SecretView[]): string {
   const lines = ['# /etc/fnox/config.toml: which secret may go where, as fnox reads it', '[secrets]'];
   for (const s of secrets) lines.push(`${s.name} = { provider = "seven", value = "${s.placeholder}" }`);
   if (!secrets.length) lines.push('# add a secret in Settings › Secrets: its placeholder goes here');
-  for (const s of secrets) lines.push('', '[[proxy.rules]]', `secret = "${s.name}"`, 'domain = "api.example.com"', 'methods = ["GET", "POST"]', 'paths = ["/v1/**"]');
+  for (const s of secrets)
+    lines.push('', '[[proxy.rules]]', `secret = "${s.name}"`, 'domain = "api.example.com"', 'methods = ["GET", "POST"]', 'paths = ["/v1/**"]');
   return `${lines.join('\n')}\n`;
 }
 
@@ -132,8 +133,9 @@ export class PolicyPanel extends LitElement {
         </div>
         ${this.error ? html`<p class="warn error" role="alert">${this.error}</p>` : ''}
       </section>
-      ${r
-        ? html`<section class="card" data-testid="policy-result">
+      ${
+        r
+          ? html`<section class="card" data-testid="policy-result">
             <h2>The vault's answer: <span class="badge ${r.accepted ? 'accepted' : 'refused'}">${r.accepted ? 'accepted' : 'not trusted'}</span></h2>
             ${r.files.map(
               (f) => html`<div class=${f.accepted ? 'ok' : 'warn'}>
@@ -145,14 +147,18 @@ export class PolicyPanel extends LitElement {
             <h3>Rules in effect</h3>
             ${r.rules.length ? html`<ul>${r.rules.map((rule) => html`<li><strong>${rule.secret}</strong>: <span class="mono">${ruleText(rule)}</span></li>`)}</ul>` : html`<p class="muted">None.</p>`}
           </section>`
-        : ''}
+          : ''
+      }
       <section class="card">
         <h2>What <code>status.policy</code> says</h2>
-        ${this.status?.policy.length
-          ? this.status.policy.map(
-              (f) => html`<div class=${f.accepted ? 'ok' : 'warn'}><code>${f.path}</code>: ${f.accepted ? 'trusted' : 'not trusted'}${f.warnings.map((w) => html`<div>⚠ ${w}</div>`)}</div>`,
-            )
-          : html`<p class="muted">No policy call yet.</p>`}
+        ${
+          this.status?.policy.length
+            ? this.status.policy.map(
+                (f) =>
+                  html`<div class=${f.accepted ? 'ok' : 'warn'}><code>${f.path}</code>: ${f.accepted ? 'trusted' : 'not trusted'}${f.warnings.map((w) => html`<div>⚠ ${w}</div>`)}</div>`,
+              )
+            : html`<p class="muted">No policy call yet.</p>`
+        }
       </section>
     `;
   }

@@ -81,7 +81,10 @@ export class SealedConsole extends LitElement {
         <p class="hint">A program writes a JSON request to the device; the kernel stamps it with the caller; bios relays both to the vault.</p>
         <div class="row">
           ${PRESETS.map(
-            ([label, req]) => html`<button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeS" @click=${() => (this.text = JSON.stringify(req, null, 1).replace(/\n\s*/g, ' '))}>
+            ([
+              label,
+              req,
+            ]) => html`<button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeS" @click=${() => (this.text = JSON.stringify(req, null, 1).replace(/\n\s*/g, ' '))}>
               <span class="spectrum-Button-label">${label}</span>
             </button>`,
           )}

@@ -69,15 +69,17 @@ export class SecretsPanel extends LitElement {
       <td>${s.exits ? s.exits.join(', ') : html`<span class="muted">all</span>`}</td>
       <td class="muted nowrap">updated ${time(s.updatedAt)}${s.usedAt ? html`<br />used ${time(s.usedAt)}` : ''}${s.expiresAt ? html`<br />expires ${time(s.expiresAt)}` : ''}</td>
       <td>
-        ${removed
-          ? html`<button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeS" @click=${() =>
-              this.act(async () => `${s.name} restored (${(await this.page.request('restore', { name: s.name })).state}).`)}>
+        ${
+          removed
+            ? html`<button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeS" @click=${() =>
+                this.act(async () => `${s.name} restored (${(await this.page.request('restore', { name: s.name })).state}).`)}>
               <span class="spectrum-Button-label">Restore</span>
             </button>`
-          : html`<button class="spectrum-Button spectrum-Button--outline spectrum-Button--negative spectrum-Button--sizeS" @click=${() =>
-              this.act(async () => (await this.page.request('remove', { name: s.name }), `${s.name} removed; it can be restored for 30 days.`))}>
+            : html`<button class="spectrum-Button spectrum-Button--outline spectrum-Button--negative spectrum-Button--sizeS" @click=${() =>
+                this.act(async () => (await this.page.request('remove', { name: s.name }), `${s.name} removed; it can be restored for 30 days.`))}>
               <span class="spectrum-Button-label">Remove</span>
-            </button>`}
+            </button>`
+        }
       </td>
     </tr>`;
   }
@@ -112,9 +114,11 @@ export class SecretsPanel extends LitElement {
       <section class="card">
         <h2>Refused rules</h2>
         <p class="hint">Rules the vault dropped because they reach only a model or MCP endpoint.</p>
-        ${list?.refused.length
-          ? html`<ul>${list.refused.map((r) => html`<li><strong>${r.secret}</strong>: <span class="mono">${ruleText(r.rule)}</span> — ${r.reason}</li>`)}</ul>`
-          : html`<p class="muted">None.</p>`}
+        ${
+          list?.refused.length
+            ? html`<ul>${list.refused.map((r) => html`<li><strong>${r.secret}</strong>: <span class="mono">${ruleText(r.rule)}</span> — ${r.reason}</li>`)}</ul>`
+            : html`<p class="muted">None.</p>`
+        }
       </section>
       <section class="card">
         <h2>Audit log</h2>

@@ -37,12 +37,14 @@ export class StatusBar extends LitElement {
       <span class="muted" title="status.lock">lock: ${lock}</span>
       <span class="muted" title="status.scrub">scrub: ${s.scrub.needed ? 'needed' : 'not needed'}, v${s.scrub.version}${s.scrub.ready ? '' : ', not ready'}</span>
       ${s.waiting.length ? html`<span class="badge refused">${s.waiting.length} waiting</span>` : ''}
-      ${s.backupReminder === 'due'
-        ? html`<span class="muted">back up your secrets</span>
+      ${
+        s.backupReminder === 'due'
+          ? html`<span class="muted">back up your secrets</span>
             <button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeS" @click=${this.dismiss}>
               <span class="spectrum-Button-label">Dismiss</span>
             </button>`
-        : ''}
+          : ''
+      }
       <span class="muted" title="what the lock button told this page">button: <span data-testid="availability">${this.availability ?? '…'}</span></span>
     `;
   }

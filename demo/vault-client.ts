@@ -1,19 +1,7 @@
 // The demo's one link to the vault: it embeds nothing itself, but owns the MessagePorts a hello
 // returned, numbers the requests, matches the replies and hands the events out. Everything it
 // sends or reads is typed by the contract; it never imports the vault's modules.
-import type {
-  AgentOp,
-  AgentReply,
-  ErrorBody,
-  ErrorReply,
-  Op,
-  OpReply,
-  PageMessage,
-  Refused,
-  Role,
-  VaultEvent,
-  Welcome,
-} from '../src/contract.ts';
+import type { AgentOp, AgentReply, ErrorBody, ErrorReply, Op, OpReply, PageMessage, Refused, Role, VaultEvent, Welcome } from '../src/contract.ts';
 
 /** An error reply of the vault, as a rejection: `code` and the vault's own message. */
 export class VaultError extends Error {
@@ -45,7 +33,10 @@ class Port {
   private readonly waiting = new Map<number, { resolve: (m: unknown) => void; reject: (e: Error) => void }>();
   private readonly listeners = new Set<(event: VaultEvent) => void>();
 
-  constructor(readonly port: MessagePort, readonly welcome: Welcome) {
+  constructor(
+    readonly port: MessagePort,
+    readonly welcome: Welcome,
+  ) {
     port.onmessage = ({ data }: MessageEvent<PageMessage>) => {
       if ('id' in data && typeof data.id === 'number') {
         const waiter = this.waiting.get(data.id);

@@ -4,7 +4,9 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const files = readdirSync(`${root}bench`).filter((f) => f.endsWith('.bench.mjs')).sort();
+const files = readdirSync(`${root}bench`)
+  .filter((f) => f.endsWith('.bench.mjs'))
+  .sort();
 let failed = 0;
 for (const file of files) {
   console.log(`\n── bench/${file} ──`);

@@ -44,13 +44,11 @@ export function ensureChromium() {
   }
   const debian = existsSync('/etc/debian_version') && existsSync('/usr/bin/apt-get');
   if (debian && process.getuid?.() === 0) {
-    console.log('No Chromium found: installing Debian\'s chromium package (apt-get install -y chromium)…');
+    console.log("No Chromium found: installing Debian's chromium package (apt-get install -y chromium)…");
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
     execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
     const installed = findChromium();
     if (installed) return installed;
   }
-  throw new Error(
-    'No Chromium found. Install one (Debian/Ubuntu: `sudo apt-get install chromium`) or set CHROME_PATH to a Chromium or Chrome executable.',
-  );
+  throw new Error('No Chromium found. Install one (Debian/Ubuntu: `sudo apt-get install chromium`) or set CHROME_PATH to a Chromium or Chrome executable.');
 }

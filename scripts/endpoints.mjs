@@ -33,12 +33,14 @@ export function toEntry(baseUrl) {
   if (!/^[a-z0-9*-]+(\.[a-z0-9*-]+)+$/.test(host) || labels.slice(-2).some((l) => l.includes('*'))) {
     throw new Error(`endpoints: refusing a host this broad or odd: ${baseUrl}`);
   }
-  const segments = m[2].split('/').filter(Boolean).map((s) => (s.includes('*') ? '*' : s));
+  const segments = m[2]
+    .split('/')
+    .filter(Boolean)
+    .map((s) => (s.includes('*') ? '*' : s));
   return { host, path: `/${segments.join('/')}` };
 }
 
-const part = (pattern, text) =>
-  pattern === text || (pattern.includes('*') && new RegExp(`^${pattern.split('*').map(esc).join('.*')}$`).test(text));
+const part = (pattern, text) => pattern === text || (pattern.includes('*') && new RegExp(`^${pattern.split('*').map(esc).join('.*')}$`).test(text));
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** True when every URL under `b` is also under `a`, so `b` can be left out. */
@@ -64,7 +66,9 @@ export function buildEntries() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const text = `[\n${buildEntries().map((e) => `  ${JSON.stringify(e)}`).join(',\n')}\n]\n`;
+  const text = `[\n${buildEntries()
+    .map((e) => `  ${JSON.stringify(e)}`)
+    .join(',\n')}\n]\n`;
   let old = null;
   try {
     old = readFileSync(out, 'utf8');

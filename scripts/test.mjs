@@ -1,4 +1,4 @@
-// `npm test`: install what is missing, typecheck, then every test in Chromium: web-test-runner's,
+// `npm test`: install what is missing, typecheck, lint (Biome), then every test in Chromium: web-test-runner's,
 // then the end-to-end tests through the demo embedder (node's test runner driving playwright-core).
 // It ends with one line over both runners: `all tests: N passed, N failed, N skipped`.
 import { execFileSync, spawn } from 'node:child_process';
@@ -31,6 +31,8 @@ try {
   if (existsSync(`${root}scripts/endpoints.mjs`)) run('node', ['scripts/endpoints.mjs']);
   console.log('Typechecking (tsc --noEmit)…');
   run('npx', ['--no-install', 'tsc', '--noEmit', '-p', '.']);
+  console.log('Linting and format check (npm run lint: biome check)…');
+  run('npx', ['--no-install', 'biome', 'check', '.']);
   const wtrTotals = `${root}test-artifacts/wtr-totals.json`;
   rmSync(wtrTotals, { force: true });
   try {
@@ -40,7 +42,9 @@ try {
   }
   if (existsSync(wtrTotals)) for (const [k, v] of Object.entries(JSON.parse(readFileSync(wtrTotals, 'utf8')))) totals[k] += v;
   if (process.env.SKIP_E2E !== '1') {
-    const e2e = readdirSync(`${root}test/e2e`).filter((f) => f.endsWith('.test.mjs')).map((f) => `test/e2e/${f}`);
+    const e2e = readdirSync(`${root}test/e2e`)
+      .filter((f) => f.endsWith('.test.mjs'))
+      .map((f) => `test/e2e/${f}`);
     console.log(`End-to-end tests through the demo (${e2e.join(', ')})…`);
     const { out, code } = await tee('node', ['--test', '--test-reporter=spec', '--test-timeout=90000', ...e2e]);
     const count = (word) => Number(new RegExp(`^ℹ ${word} (\\d+)$`, 'm').exec(out)?.[1] ?? 0);

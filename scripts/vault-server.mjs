@@ -64,9 +64,7 @@ export function vaultServerConfig({ port, hostname = '127.0.0.1', embedders, con
           ctx.url = mapped;
         }
         await next();
-        const headers = ctx.path.startsWith('/static/') && ctx.path.endsWith('.html')
-          ? documentHeaders(ctx.path, ancestors)
-          : SHARED_HEADERS;
+        const headers = ctx.path.startsWith('/static/') && ctx.path.endsWith('.html') ? documentHeaders(ctx.path, ancestors) : SHARED_HEADERS;
         ctx.set(headers);
       },
     ],

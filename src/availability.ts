@@ -33,7 +33,11 @@ export class AvailabilityBroadcaster {
   private readonly stopWatching: () => void;
   private readonly onPageHide = () => this.channel.postMessage({ type: 'gone', from: this.id } satisfies AvailabilityMessage);
 
-  constructor(private readonly vault: AvailabilitySource, private readonly gateway: NamespaceSource, private readonly win: Window = window) {
+  constructor(
+    private readonly vault: AvailabilitySource,
+    private readonly gateway: NamespaceSource,
+    private readonly win: Window = window,
+  ) {
     this.channel.onmessage = ({ data }: MessageEvent<AvailabilityMessage>) => {
       if (data?.type === 'ask' && this.gateway.namespaces().includes(data.namespace)) void this.announce(data.namespace, true);
     };
@@ -74,7 +78,10 @@ export class AvailabilityWatcher {
   private readonly frames = new Map<string, Availability>();
   private last: Availability = 'connecting';
 
-  constructor(readonly namespace: string, private readonly onChange: (availability: Availability) => void) {
+  constructor(
+    readonly namespace: string,
+    private readonly onChange: (availability: Availability) => void,
+  ) {
     this.channel.onmessage = ({ data }: MessageEvent<AvailabilityMessage>) => this.receive(data);
     this.channel.postMessage({ type: 'ask', namespace } satisfies AvailabilityMessage);
   }

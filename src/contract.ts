@@ -18,12 +18,7 @@ export interface ErrorBody {
 
 export type RecordKind = 'secret' | 'grant' | 'model' | 'mcp';
 export type RecordState = 'active' | 'inert' | 'removed';
-export type Source =
-  | 'settings'
-  | 'process'
-  | `jerk:${string}@${string}`
-  | `oauth:${string}`
-  | `import:${string}`;
+export type Source = 'settings' | 'process' | `jerk:${string}@${string}` | `oauth:${string}` | `import:${string}`;
 export type ExitName = 'page' | 'proxy' | 'tailscale' | `device:${string}`;
 /** `false`: never revealed to a program; otherwise the `[exec]` mode of secrets-policy.toml. */
 export type ExecMode = false | 'any' | 'argv' | 'shell';
@@ -235,9 +230,7 @@ export interface RawTraits {
   manualRedirects?: boolean;
   encodedBodies?: boolean;
 }
-export type ForwardResult =
-  | { head: RequestHead; body?: Uint8Array }
-  | { refused: { status: number; reason: string } };
+export type ForwardResult = { head: RequestHead; body?: Uint8Array } | { refused: { status: number; reason: string } };
 export type ResponsePart =
   | {
       op: 'response';

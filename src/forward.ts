@@ -12,7 +12,6 @@ import { relayResponse } from './response.ts';
 import { parseStamp } from './sealed.ts';
 import type { Vault } from './vault.ts';
 
-
 export interface ForwardRequest {
   head: RequestHead;
   body?: Uint8Array;
@@ -95,7 +94,11 @@ async function decide(vault: Vault, namespace: string, { head, body, owner, exit
 
   const used = records.filter((r) => names.has(r.name)).map((r) => r.id);
   if ('uses' in decision) {
-    await vault.used(namespace, used, decision.uses.map((u) => ({ type: 'forward', ...u, exit, ...actor })));
+    await vault.used(
+      namespace,
+      used,
+      decision.uses.map((u) => ({ type: 'forward', ...u, exit, ...actor })),
+    );
     return { head: decision.head };
   }
   const { domain, method, path } = decision;

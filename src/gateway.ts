@@ -126,9 +126,7 @@ export class Gateway {
     try {
       if (v !== 1) throw einval('v must be 1');
       if (typeof op !== 'string' || !op) throw einval('op must be a non-empty string');
-      const result = connection.role === 'page'
-        ? await this.page(connection.namespace, op, fields, ports)
-        : await this.agent(connection.agent!, op, fields);
+      const result = connection.role === 'page' ? await this.page(connection.namespace, op, fields, ports) : await this.agent(connection.agent!, op, fields);
       return { v: 1, id, op, ...result };
     } catch (error) {
       if (!(error instanceof VaultError)) console.error(`slicc-vault: ${String(op)} failed (${(error as Error)?.name ?? 'error'})`);

@@ -42,9 +42,7 @@ export interface Use {
   method: string;
   path: string;
 }
-export type ForwardDecision =
-  | { inject: true; head: RequestHead; uses: Use[] }
-  | { inject: false; status: 403 | 502; reason: string };
+export type ForwardDecision = { inject: true; head: RequestHead; uses: Use[] } | { inject: false; status: 403 | 502; reason: string };
 
 export const ENDPOINT_REASON = 'host is a model or MCP endpoint; the vault never injects there';
 /** Every placeholder in a text (for `matchAll` and `replace`). */
@@ -68,9 +66,7 @@ export function isKernelMcpUrl(url: string | URL): boolean {
   const m = /^([1-9][0-9]{0,4})\.kernel\.localhost$/.exec(normalizeHost(u.hostname));
   const port = m ? Number(m[1]) : 0;
   const authority = /^http:\/\/([^/?#\\]*)/i.exec(raw)?.[1] ?? ':';
-  return (
-    u.protocol === 'http:' && port >= 1 && port <= 65535 && port !== 9222 && !u.username && !u.password && !authority.includes(':')
-  );
+  return u.protocol === 'http:' && port >= 1 && port <= 65535 && port !== 9222 && !u.username && !u.password && !authority.includes(':');
 }
 
 /** The path as written, before the URL parser resolves dot segments or turns `\` into `/`. */

@@ -46,9 +46,7 @@ export async function wrapKey(raw: Uint8Array<ArrayBuffer>, wrappingKey: CryptoK
 
 /** The slot's raw data-key bytes, for re-wrapping; the caller wipes them. Throws for a wrong key. */
 export async function unwrapRaw(slot: KeySlot, wrappingKey: CryptoKey): Promise<Uint8Array<ArrayBuffer>> {
-  return new Uint8Array(
-    await crypto.subtle.decrypt({ name: 'AES-GCM', iv: slot.iv, additionalData: slotData(slot.slot) }, wrappingKey, slot.wrapped),
-  );
+  return new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv: slot.iv, additionalData: slotData(slot.slot) }, wrappingKey, slot.wrapped));
 }
 
 /** The slot's data key as a non-extractable CryptoKey; throws when `wrappingKey` isn't the slot's. */
@@ -107,22 +105,11 @@ const bindingData = ({ id, namespace, name }: ValueBinding) => encoder.encode(JS
 
 export async function encryptValue(key: CryptoKey, value: string, binding: ValueBinding) {
   const iv = randomBytes(12);
-  const ciphertext = await crypto.subtle.encrypt(
-    { name: 'AES-GCM', iv, additionalData: bindingData(binding) },
-    key,
-    encoder.encode(value),
-  );
+  const ciphertext = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: bindingData(binding) }, key, encoder.encode(value));
   return { iv, ciphertext };
 }
 
-export async function decryptValue(
-  key: CryptoKey,
-  sealed: ValueBinding & { iv: Uint8Array<ArrayBuffer>; ciphertext: ArrayBuffer },
-): Promise<string> {
-  const plain = await crypto.subtle.decrypt(
-    { name: 'AES-GCM', iv: sealed.iv, additionalData: bindingData(sealed) },
-    key,
-    sealed.ciphertext,
-  );
+export async function decryptValue(key: CryptoKey, sealed: ValueBinding & { iv: Uint8Array<ArrayBuffer>; ciphertext: ArrayBuffer }): Promise<string> {
+  const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: sealed.iv, additionalData: bindingData(sealed) }, key, sealed.ciphertext);
   return new TextDecoder().decode(plain);
 }

@@ -4,17 +4,7 @@
 // Raw bytes live only between that unwrap and the wrap that follows it.
 import type { LockState } from './contract.ts';
 import type { VaultDb } from './db.ts';
-import {
-  type DeviceSlot,
-  type KeySlot,
-  type PasskeySlot,
-  type PassphraseSlot,
-  deviceSlot,
-  lockOf,
-  randomBytes,
-  unwrapRaw,
-  wrapKey,
-} from './keys.ts';
+import { type DeviceSlot, type KeySlot, type PasskeySlot, type PassphraseSlot, deviceSlot, lockOf, randomBytes, unwrapRaw, wrapKey } from './keys.ts';
 import { announce } from './bus.ts';
 
 export const MIN_PASSPHRASE_LENGTH = 8;
@@ -79,13 +69,7 @@ export async function passphraseKey(passphrase: string, salt: Uint8Array<ArrayBu
 
 export async function passkeyKey(prfOutput: BufferSource): Promise<CryptoKey> {
   const base = await crypto.subtle.importKey('raw', prfOutput, 'HKDF', false, ['deriveKey']);
-  return crypto.subtle.deriveKey(
-    { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(32), info: PASSKEY_INFO },
-    base,
-    AES,
-    false,
-    ['encrypt', 'decrypt'],
-  );
+  return crypto.subtle.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(32), info: PASSKEY_INFO }, base, AES, false, ['encrypt', 'decrypt']);
 }
 
 /** Checks a new passphrase; the message names the rule, never the passphrase. */
@@ -97,14 +81,16 @@ export function checkPassphrase(passphrase: string): string {
   return normalized;
 }
 
-const cancelled = (error: unknown) =>
-  error instanceof DOMException && (error.name === 'NotAllowedError' || error.name === 'AbortError');
+const cancelled = (error: unknown) => error instanceof DOMException && (error.name === 'NotAllowedError' || error.name === 'AbortError');
 
 export class Lock {
   private readonly credentials: CredentialsContainer;
   private readonly now: () => number;
 
-  constructor(private readonly db: VaultDb, private readonly options: LockOptions) {
+  constructor(
+    private readonly db: VaultDb,
+    private readonly options: LockOptions,
+  ) {
     this.credentials = options.credentials ?? navigator.credentials;
     this.now = options.now ?? Date.now;
   }
@@ -309,6 +295,9 @@ export class Lock {
 function forget(credentialId: ArrayBuffer) {
   const signal = (PublicKeyCredential as unknown as { signalUnknownCredential?: (o: object) => Promise<void> }).signalUnknownCredential;
   if (!signal) return;
-  const id = btoa(String.fromCharCode(...new Uint8Array(credentialId))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const id = btoa(String.fromCharCode(...new Uint8Array(credentialId)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
   signal.call(PublicKeyCredential, { rpId: location.hostname, credentialId: id }).catch(() => undefined);
 }

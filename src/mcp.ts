@@ -53,10 +53,7 @@ export function decideMcp({ head, locked, now, records, server }: McpInput): Mcp
       names.add(record.name);
     }
   }
-  const headers = head.headers.map(([name, value]): [string, string] => [
-    name,
-    value.replace(PLACEHOLDERS, (p) => records.get(p)?.value ?? p),
-  ]);
+  const headers = head.headers.map(([name, value]): [string, string] => [name, value.replace(PLACEHOLDERS, (p) => records.get(p)?.value ?? p)]);
   if (names.size > 0 && locked) return refuse('vault is locked');
   for (const [n, v] of headers) if (/[\r\n\0]/.test(n + v)) return refuse(`header ${n.toLowerCase()} would contain CR, LF or NUL`);
   return {

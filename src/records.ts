@@ -3,14 +3,7 @@
 // transaction as the change and its audit entry, so two documents writing at once lose nothing.
 import type { IDBPTransaction } from 'idb';
 import type { AuditEntry, AuditPage, RecordKind, Source } from './contract.ts';
-import {
-  emptyMeta,
-  type NamespaceMeta,
-  type StoredAudit,
-  type StoredRecord,
-  type VaultDb,
-  type VaultSchema,
-} from './db.ts';
+import { emptyMeta, type NamespaceMeta, type StoredAudit, type StoredRecord, type VaultDb, type VaultSchema } from './db.ts';
 import { VaultError, enoent } from './errors.ts';
 import { decryptValue, encryptValue } from './keys.ts';
 import { newPlaceholder } from './validate.ts';
@@ -162,9 +155,7 @@ export class Records {
   /** Every value of the namespace (removed ones too, until purged), for the scrubber. */
   async values(namespace: string, key: CryptoKey) {
     const records = await this.all(namespace);
-    return Promise.all(
-      records.map(async (r) => ({ name: r.name, placeholder: r.placeholder, value: await decryptValue(key, r) })),
-    );
+    return Promise.all(records.map(async (r) => ({ name: r.name, placeholder: r.placeholder, value: await decryptValue(key, r) })));
   }
 
   async meta(namespace: string): Promise<NamespaceMeta> {
@@ -239,11 +230,6 @@ export class Records {
 type WriteTx = IDBPTransaction<VaultSchema, ('records' | 'namespaces' | 'audit')[], 'readwrite'>;
 
 /** Adds an audit entry inside a transaction that includes the `audit` store. */
-export async function addAudit(
-  tx: IDBPTransaction<VaultSchema, any, 'readwrite'>,
-  namespace: string,
-  at: number,
-  entry: AuditDraft,
-): Promise<void> {
+export async function addAudit(tx: IDBPTransaction<VaultSchema, any, 'readwrite'>, namespace: string, at: number, entry: AuditDraft): Promise<void> {
   await tx.objectStore('audit').add({ namespace, at, ...entry } as unknown as StoredAudit);
 }

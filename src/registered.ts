@@ -73,8 +73,6 @@ export function mergeRegistered(current: Registered, added: Registered): { regis
 
 /** The refused set: the built-in list and every registered model and MCP URL. */
 export function refusedEndpoints(builtin: readonly Endpoint[], registered: Registered | undefined): Endpoint[] {
-  const extra = [...(registered?.model ?? []), ...(registered?.mcp ?? []).map((s) => s.url)]
-    .map(toEndpoint)
-    .filter((e): e is Endpoint => e !== null);
+  const extra = [...(registered?.model ?? []), ...(registered?.mcp ?? []).map((s) => s.url)].map(toEndpoint).filter((e): e is Endpoint => e !== null);
   return [...builtin, ...extra];
 }

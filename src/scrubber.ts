@@ -264,7 +264,24 @@ function build(values: readonly ScrubValue[]): Tables {
     list[keyTo[keyOf[i]]++] = i;
   }
   return {
-    count, pat, off, len, slot, slots, step, bloom, bloomShift, gram, gram2, gramShift, keys, keyFrom, keyTo, keyShift, list, short: null,
+    count,
+    pat,
+    off,
+    len,
+    slot,
+    slots,
+    step,
+    bloom,
+    bloomShift,
+    gram,
+    gram2,
+    gramShift,
+    keys,
+    keyFrom,
+    keyTo,
+    keyShift,
+    list,
+    short: null,
     rep: reps,
   };
 }

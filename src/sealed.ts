@@ -116,11 +116,16 @@ async function answer(vault: Vault, namespace: string, request: SealedRequest, s
   switch (request.op) {
     case 'seal':
       // A process may rotate what a process sealed; a value from a person or a sign-in only root may.
-      return vault.write(namespace, { name: request.name, value: request.value, kind: 'secret', source: 'process' }, (existing) => {
-        if (existing.source !== 'process' && stamp.uid !== 0) {
-          throw new VaultError('EEXIST', `${request.name} holds a value from ${existing.source}; only root may replace it`);
-        }
-      }, actor);
+      return vault.write(
+        namespace,
+        { name: request.name, value: request.value, kind: 'secret', source: 'process' },
+        (existing) => {
+          if (existing.source !== 'process' && stamp.uid !== 0) {
+            throw new VaultError('EEXIST', `${request.name} holds a value from ${existing.source}; only root may replace it`);
+          }
+        },
+        actor,
+      );
     case 'placeholder': {
       const record = await vault.records.get(namespace, request.name);
       if (!record) throw enoent(`there is no record named ${request.name}`);
@@ -132,7 +137,12 @@ async function answer(vault: Vault, namespace: string, request: SealedRequest, s
         secrets: secrets
           .filter((s) => s.kind === 'secret' && s.state !== 'removed')
           .map(({ name, placeholder, state, exec, rules, expiresAt }) => ({
-            name, placeholder, state, exec, rules, ...(expiresAt !== undefined && { expiresAt }),
+            name,
+            placeholder,
+            state,
+            exec,
+            rules,
+            ...(expiresAt !== undefined && { expiresAt }),
           })),
       };
     }

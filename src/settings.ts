@@ -19,7 +19,7 @@ export function originAllowed(origin: string, embedders: EmbedderList): boolean 
     if (url.origin !== origin || url.protocol !== `${scheme}:` || url.port !== (port ?? '')) return false;
     const want = host.split('.');
     const have = url.hostname.split('.');
-    return want.length === have.length && want.every((label, i) => label === '*' ? /^[a-z0-9-]+$/.test(have[i]!) : label === have[i]);
+    return want.length === have.length && want.every((label, i) => (label === '*' ? /^[a-z0-9-]+$/.test(have[i]!) : label === have[i]));
   });
 }
 

@@ -32,7 +32,7 @@ export function checkName(name: unknown, kind: RecordKind): string {
   if (name.length < 1 || name.length > 128) throw einval('name must be 1 to 128 characters');
   if (kind === 'secret') {
     if (!SECRET_NAME.test(name)) {
-      throw einval('a secret\'s name must be an environment variable name: a letter or _, then letters, digits or _');
+      throw einval("a secret's name must be an environment variable name: a letter or _, then letters, digits or _");
     }
   } else if (!OTHER_NAME.test(name)) {
     throw einval(`a ${kind} record's name may hold only letters, digits and _ . : @ / -`);

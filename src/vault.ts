@@ -31,23 +31,13 @@ import builtinEndpoints from './endpoints.json' with { type: 'json' };
 import { type NewRequest, Requests, pendingOf, stateAt } from './requests.ts';
 import { AUDIT_PAGE, type Actor, type AuditDraft, PURGE_AFTER_MS, Records, type RecordInput, type RotationCheck, addAudit } from './records.ts';
 import { checkKind, checkName, checkOptionalString, checkOptionalTime, checkValue } from './validate.ts';
-import {
-  type Snapshot,
-  backupReminderOf,
-  exitsView,
-  scrubOf,
-  secretView,
-  snapshotOf,
-  stateOf,
-  withoutEndpointRules,
-} from './views.ts';
+import { type Snapshot, backupReminderOf, exitsView, scrubOf, secretView, snapshotOf, stateOf, withoutEndpointRules } from './views.ts';
 
 export const VAULT_VERSION = '1.3.0';
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 export type { Change };
 export type ChangeListener = (namespace: string | null, changes: Change[]) => void | Promise<void>;
-
 
 export interface VaultOptions {
   db: VaultDb;
@@ -69,7 +59,11 @@ export class Vault {
   private purgeTimer?: ReturnType<typeof setInterval>;
   private expiryTimer?: ReturnType<typeof setTimeout>;
 
-  private constructor(private readonly db: VaultDb, keys: KeyRing, options: VaultOptions) {
+  private constructor(
+    private readonly db: VaultDb,
+    keys: KeyRing,
+    options: VaultOptions,
+  ) {
     this.keys = keys;
     this.config = options.config;
     this.now = options.now ?? Date.now;
@@ -285,10 +279,13 @@ export class Vault {
     clearTimeout(this.expiryTimer);
     const next = await this.requests.nextExpiry();
     if (next === null) return;
-    this.expiryTimer = setTimeout(async () => {
-      await this.notify(null, ['status']);
-      await this.watchExpiry();
-    }, Math.max(0, next - this.now()) + 10);
+    this.expiryTimer = setTimeout(
+      async () => {
+        await this.notify(null, ['status']);
+        await this.watchExpiry();
+      },
+      Math.max(0, next - this.now()) + 10,
+    );
   }
 
   async dismissBackupReminder(namespace: string) {

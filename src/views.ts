@@ -1,13 +1,5 @@
 // What the vault shows of a namespace, computed from one read of it. Pure; never a value.
-import type {
-  BackupReminder,
-  ExitPolicyView,
-  LockState,
-  RecordState,
-  RefusedRule,
-  ScrubState,
-  SecretView,
-} from './contract.ts';
+import type { BackupReminder, ExitPolicyView, LockState, RecordState, RefusedRule, ScrubState, SecretView } from './contract.ts';
 import type { NamespaceMeta, StoredRecord } from './db.ts';
 import { type Endpoint, ruleOnlyReachesEndpoints } from './endpoints.ts';
 import { type Policy, type StoredPolicy, policyOf } from './policy/accepted.ts';

@@ -41,7 +41,8 @@ describe('the agent ops', () => {
     expect(opened).to.include({ stream: 's1', idleMs: 250, version: 1 });
     const text = `hello ${value} world`;
     let out = '';
-    for (const byte of enc.encode(text)) out += dec.decode((await agent.request('push', { stream: 's1', chunk: new Uint8Array([byte]) })).chunk, { stream: true });
+    for (const byte of enc.encode(text))
+      out += dec.decode((await agent.request('push', { stream: 's1', chunk: new Uint8Array([byte]) })).chunk, { stream: true });
     const end = await agent.request('end', { stream: 's1' });
     out += dec.decode(end.chunk);
     expect(out).to.equal(`hello ${placeholder} world`);
@@ -80,7 +81,10 @@ describe('the agent ops', () => {
   it('opens at most 64 streams per port: the 65th is EAGAIN until one is dropped', async () => {
     const agent = await welcomed({ role: 'agent' });
     for (let i = 0; i < 64; i++) expect((await agent.request('redactStream', { stream: `s${i}` })).stream).to.equal(`s${i}`);
-    expect((await agent.request('redactStream', { stream: 's64' })).error).to.deep.equal({ code: 'EAGAIN', message: 'at most 64 streams may be open on a port' });
+    expect((await agent.request('redactStream', { stream: 's64' })).error).to.deep.equal({
+      code: 'EAGAIN',
+      message: 'at most 64 streams may be open on a port',
+    });
     expect(await agent.request('drop', { stream: 's0' })).to.deep.include({ op: 'drop' });
     expect((await agent.request('redactStream', { stream: 's64' })).stream).to.equal('s64');
     const other = await welcomed({ role: 'agent' });
@@ -92,14 +96,33 @@ describe('the agent ops', () => {
     const agent = await welcomed({ role: 'agent' });
     const { placeholder } = await page.request('put', { name: 'GH', value: canary() });
     const { placeholder: m } = await page.request('put', { name: 'LOCAL_MODEL', value: canary() });
-    await page.request('policy', { files: [await attest(FNOX, fnoxConfig([['GH', placeholder, 'api.github.com'], ['LOCAL_MODEL', m, 'llm.example.com']]))] });
+    await page.request('policy', {
+      files: [
+        await attest(
+          FNOX,
+          fnoxConfig([
+            ['GH', placeholder, 'api.github.com'],
+            ['LOCAL_MODEL', m, 'llm.example.com'],
+          ]),
+        ),
+      ],
+    });
     expect((await page.request('list')).list.refused).to.deep.equal([]);
-    expect(await agent.request('endpoints', { model: ['https://llm.example.com/'], mcp: [{ server: 'tools', url: 'https://mcp.example.com/mcp', names: ['tools-token'] }] })).to.deep.include({ ok: true });
+    expect(
+      await agent.request('endpoints', {
+        model: ['https://llm.example.com/'],
+        mcp: [{ server: 'tools', url: 'https://mcp.example.com/mcp', names: ['tools-token'] }],
+      }),
+    ).to.deep.include({ ok: true });
     const state = (e: any, name: string) => e.secrets.find((s: any) => s.name === name)?.state;
     await page.until((e) => e.op === 'changed' && state(e, 'GH') === 'active' && state(e, 'LOCAL_MODEL') === 'inert');
     const { list } = await page.request('list');
     expect(list.refused).to.deep.equal([
-      { secret: 'LOCAL_MODEL', rule: { domain: 'llm.example.com', header: 'authorization', methods: [], paths: [] }, reason: 'LOCAL_MODEL: host is a model or MCP endpoint; the vault never injects there' },
+      {
+        secret: 'LOCAL_MODEL',
+        rule: { domain: 'llm.example.com', header: 'authorization', methods: [], paths: [] },
+        reason: 'LOCAL_MODEL: host is a model or MCP endpoint; the vault never injects there',
+      },
     ]);
     expect((await agent.request('endpoints', { model: ['http://llm.example.com/'] })).error.code).to.equal('EINVAL');
     expect((await agent.request('endpoints', { mcp: ['http://8080.kernel.localhost/mcp'] })).ok).to.equal(true);

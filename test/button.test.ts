@@ -83,9 +83,7 @@ describe('the lock button', () => {
     await button.until('ready');
     await clickButton(button);
     await wait(300);
-    expect(await button.label()).to.equal(
-      'SLICC vault: the browser blocked the lock window. Allow pop-ups for this site, then press again',
-    );
+    expect(await button.label()).to.equal('SLICC vault: the browser blocked the lock window. Allow pop-ups for this site, then press again');
     expect(await popup.isOpen()).to.equal(false);
   });
 

@@ -48,13 +48,33 @@ describe('forward', () => {
     const page = await welcomed();
     const value = injectable();
     const placeholder = await setUp(page, value);
-    const head = { method: 'GET', url: 'https://api.github.com/repos/a/b', headers: [['Accept', 'application/json'], ['Authorization', `Bearer ${placeholder}`]] };
+    const head = {
+      method: 'GET',
+      url: 'https://api.github.com/repos/a/b',
+      headers: [
+        ['Accept', 'application/json'],
+        ['Authorization', `Bearer ${placeholder}`],
+      ],
+    };
     const { reply } = await send(page, head);
     expect(reply.op).to.equal('forward');
-    expect(reply.head).to.deep.equal({ ...head, headers: [['Accept', 'application/json'], ['Authorization', `Bearer ${value}`]] });
+    expect(reply.head).to.deep.equal({
+      ...head,
+      headers: [
+        ['Accept', 'application/json'],
+        ['Authorization', `Bearer ${value}`],
+      ],
+    });
     const { audit } = await page.request('audit', { limit: 1 });
     expect(audit[0]).to.deep.include({
-      type: 'forward', name: 'GH_TOKEN', domain: 'api.github.com', method: 'GET', path: '/repos/a/b', exit: 'page', uid: 1000, tag: 'gh',
+      type: 'forward',
+      name: 'GH_TOKEN',
+      domain: 'api.github.com',
+      method: 'GET',
+      path: '/repos/a/b',
+      exit: 'page',
+      uid: 1000,
+      tag: 'gh',
       rule: { domain: 'api.github.com', header: 'authorization', methods: [], paths: ['/repos/**'] },
     });
     expect(JSON.stringify(audit)).to.not.include(value);
@@ -67,12 +87,28 @@ describe('forward', () => {
     const value = injectable();
     const placeholder = await setUp(page, value);
     const cases: [unknown, number, string][] = [
-      [{ method: 'GET', url: 'https://api.github.com/user', headers: [['authorization', `Bearer ${placeholder}`]] }, 403, 'no rule lets GH_TOKEN go in authorization to GET api.github.com/user'],
+      [
+        { method: 'GET', url: 'https://api.github.com/user', headers: [['authorization', `Bearer ${placeholder}`]] },
+        403,
+        'no rule lets GH_TOKEN go in authorization to GET api.github.com/user',
+      ],
       [{ method: 'GET', url: `https://api.github.com/repos/${placeholder}`, headers: [] }, 403, 'placeholder in the URL; only header values are filled in'],
-      [{ method: 'GET', url: 'https://api.github.com:8443/repos/a', headers: [['authorization', `Bearer ${placeholder}`]] }, 403, 'only https on port 443 is injected'],
+      [
+        { method: 'GET', url: 'https://api.github.com:8443/repos/a', headers: [['authorization', `Bearer ${placeholder}`]] },
+        403,
+        'only https on port 443 is injected',
+      ],
       [{ method: 'GET', url: 'https://api.github.com/repos/%2e%2e/x', headers: [['authorization', `Bearer ${placeholder}`]] }, 403, 'ambiguous path'],
-      [{ method: 'GET', url: 'https://api.github.com/repos/a', headers: [['authorization', 'Bearer fnox_proxy_000000000000000000000000']] }, 403, 'no placeholder of this vault'],
-      [{ method: 'POST', url: 'https://api.openai.com/v1/chat/completions', headers: [['authorization', `Bearer ${placeholder}`]] }, 403, 'host is a model or MCP endpoint; the vault never injects there'],
+      [
+        { method: 'GET', url: 'https://api.github.com/repos/a', headers: [['authorization', 'Bearer fnox_proxy_000000000000000000000000']] },
+        403,
+        'no placeholder of this vault',
+      ],
+      [
+        { method: 'POST', url: 'https://api.openai.com/v1/chat/completions', headers: [['authorization', `Bearer ${placeholder}`]] },
+        403,
+        'host is a model or MCP endpoint; the vault never injects there',
+      ],
     ];
     const replies = [];
     for (const [head, status, reason] of cases) {
@@ -81,7 +117,11 @@ describe('forward', () => {
       replies.push(reply);
       response.close();
     }
-    const encoded = await send(page, { method: 'GET', url: 'https://api.github.com/repos/a', headers: [['authorization', `Bearer ${placeholder}`]] }, { rawTraits: { encodedBodies: true } });
+    const encoded = await send(
+      page,
+      { method: 'GET', url: 'https://api.github.com/repos/a', headers: [['authorization', `Bearer ${placeholder}`]] },
+      { rawTraits: { encodedBodies: true } },
+    );
     expect(encoded.reply.refused).to.deep.equal({ status: 502, reason: "exit page has encoded bodies, which can't be scrubbed" });
     for (const form of [value, b64(value)]) expect(JSON.stringify([...replies, encoded.reply])).to.not.include(form);
   });
@@ -99,11 +139,24 @@ describe('forward', () => {
     const page = await welcomed();
     const value = injectable();
     const placeholder = await setUp(page, value);
-    const { reply, response } = await send(page, { method: 'GET', url: 'https://api.github.com/repos/a', headers: [['authorization', `Bearer ${placeholder}`]] });
+    const { reply, response } = await send(page, {
+      method: 'GET',
+      url: 'https://api.github.com/repos/a',
+      headers: [['authorization', `Bearer ${placeholder}`]],
+    });
     expect(reply.head).to.exist;
     const body = enc.encode(`{"echo":"Bearer ${value}","b64":"${b64(value)}"}`);
     const back = await relay(response, [
-      { op: 'response', status: 200, statusText: `OK ${value}`, url: `https://api.github.com/repos/a?t=${value}`, headers: [['x-echo', value], [`x-${b64(value)}`, 'b64']] },
+      {
+        op: 'response',
+        status: 200,
+        statusText: `OK ${value}`,
+        url: `https://api.github.com/repos/a?t=${value}`,
+        headers: [
+          ['x-echo', value],
+          [`x-${b64(value)}`, 'b64'],
+        ],
+      },
       ...Array.from(body, (byte): ResponsePart => ({ op: 'body', chunk: new Uint8Array([byte]) })),
       { op: 'end' },
     ]);
@@ -151,18 +204,34 @@ describe('forward', () => {
       expect(reply.error?.code, message).to.equal('EINVAL');
       expect(reply.error.message).to.include(message);
     }
-    expect((await page.request('forward', { head, owner, exit: 'page', rawTraits: {} })).error.message).to.equal('forward needs a MessagePort transferred for the response');
+    expect((await page.request('forward', { head, owner, exit: 'page', rawTraits: {} })).error.message).to.equal(
+      'forward needs a MessagePort transferred for the response',
+    );
   });
 
   it('lists a rule for a model host as refused and keeps the one for api.github.com', async () => {
     const page = await welcomed();
     const gh = (await page.request('put', { name: 'GH', value: canary() })).placeholder;
     const ant = (await page.request('put', { name: 'ANTHROPIC', value: canary() })).placeholder;
-    const reply = await page.request('policy', { files: [await attest(FNOX, fnoxConfig([['GH', gh, 'api.github.com'], ['ANTHROPIC', ant, 'api.anthropic.com']]))] });
+    const reply = await page.request('policy', {
+      files: [
+        await attest(
+          FNOX,
+          fnoxConfig([
+            ['GH', gh, 'api.github.com'],
+            ['ANTHROPIC', ant, 'api.anthropic.com'],
+          ]),
+        ),
+      ],
+    });
     expect(reply.rules.map((r: any) => r.domain)).to.deep.equal(['api.github.com']);
     const { list } = await page.request('list');
     expect(list.refused).to.deep.equal([
-      { secret: 'ANTHROPIC', rule: { domain: 'api.anthropic.com', header: 'authorization', methods: [], paths: [] }, reason: 'ANTHROPIC: host is a model or MCP endpoint; the vault never injects there' },
+      {
+        secret: 'ANTHROPIC',
+        rule: { domain: 'api.anthropic.com', header: 'authorization', methods: [], paths: [] },
+        reason: 'ANTHROPIC: host is a model or MCP endpoint; the vault never injects there',
+      },
     ]);
     expect(list.secrets.find((s: any) => s.name === 'ANTHROPIC').state).to.equal('inert');
     expect(list.secrets.find((s: any) => s.name === 'GH').state).to.equal('active');
@@ -181,7 +250,16 @@ describe('forward', () => {
     expect(reply.head.headers).to.deep.equal([['authorization', `Bearer ${token}`]]);
     expect(dec.decode(reply.body)).to.equal(`{"args":"${secret}"}`);
     const { audit } = await page.request('audit', { limit: 1 });
-    expect(audit[0]).to.deep.include({ type: 'mcp', name: 'tools-token', server: 'tools', domain: 'mcp.example.com', method: 'POST', path: '/mcp/call', uid: 1000, tag: 'gh' });
+    expect(audit[0]).to.deep.include({
+      type: 'mcp',
+      name: 'tools-token',
+      server: 'tools',
+      domain: 'mcp.example.com',
+      method: 'POST',
+      path: '/mcp/call',
+      uid: 1000,
+      tag: 'gh',
+    });
     const refused = await send(page, { ...head, headers: [['authorization', `Bearer ${secret}`]] });
     expect(refused.reply.refused).to.deep.equal({ status: 403, reason: 'secrets are never sent to model or MCP endpoints' });
   });

@@ -23,7 +23,14 @@ describe('the page ops', () => {
 
     const { list } = await page.request('list');
     expect(list.secrets).to.have.length(1);
-    expect(list.secrets[0]).to.include({ name: 'GITHUB_TOKEN', kind: 'secret', source: 'settings', placeholder: reply.placeholder, state: 'inert', exec: false });
+    expect(list.secrets[0]).to.include({
+      name: 'GITHUB_TOKEN',
+      kind: 'secret',
+      source: 'settings',
+      placeholder: reply.placeholder,
+      state: 'inert',
+      exec: false,
+    });
     expect(list.secrets[0].rules).to.deep.equal([]);
     expect(list.audit[0]).to.include({ type: 'seal', name: 'GITHUB_TOKEN', rotated: false });
     expect(list).to.include({ auditMore: false });

@@ -174,7 +174,7 @@ describe('the lock', () => {
     expect(await slotNames()).to.deep.equal(['passkey']);
   });
 
-  it("refuses an authenticator without PRF with a clear message, and the vault stays as it was", async () => {
+  it('refuses an authenticator without PRF with a clear message, and the vault stays as it was', async () => {
     await addAuthenticator(false);
     await autoUnlock(db);
     const error = await refused(lock().setPasskey());

@@ -67,9 +67,7 @@ paths = ["/repos/**"]
   it('drops each broken rule with its warning while the others count', async () => {
     const page = await welcomed();
     const ok = (await page.request('put', { name: 'OK_TOKEN', value: canary() })).placeholder;
-    const text = `${fnoxConfig([
-      ['OK_TOKEN', ok, 'ok.example.com'],
-    ])}
+    const text = `${fnoxConfig([['OK_TOKEN', ok, 'ok.example.com']])}
 [[proxy.rules]]
 secret = "OK_TOKEN"
 domain = "API.Example.com"
@@ -103,7 +101,17 @@ domain = "n.example.com"
     await mine.request('put', { name: 'FOREIGN', value: canary() });
     const gone = (await mine.request('put', { name: 'GONE', value: canary() })).placeholder;
     await mine.request('remove', { name: 'GONE' });
-    await mine.request('policy', { files: [await attest(FNOX, fnoxConfig([['FOREIGN', foreign, 'f.example.com'], ['GONE', gone, 'g.example.com']]))] });
+    await mine.request('policy', {
+      files: [
+        await attest(
+          FNOX,
+          fnoxConfig([
+            ['FOREIGN', foreign, 'f.example.com'],
+            ['GONE', gone, 'g.example.com'],
+          ]),
+        ),
+      ],
+    });
     expect((await secretNamed(mine, 'FOREIGN')).state).to.equal('inert');
     expect((await secretNamed(mine, 'GONE')).state).to.equal('removed');
     expect((await secretNamed(theirs, 'FOREIGN')).state, 'policy is per namespace').to.equal('inert');
@@ -143,7 +151,7 @@ domain = "n.example.com"
     expect(refusal).to.deep.include({ accepted: false, changes: [], warning: 'rules not trusted: /etc/fnox/config.toml: file must be owned by uid 0' });
   });
 
-  it('lands two documents\' policy calls made at the same moment', async () => {
+  it("lands two documents' policy calls made at the same moment", async () => {
     const a = await welcomed();
     const b = await welcomed();
     const p = (await a.request('put', { name: 'BOTH', value: canary() })).placeholder;

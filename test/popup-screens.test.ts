@@ -24,19 +24,41 @@ const CASES: Case[] = [
   { name: 'set-passphrase', screen: 'set-passphrase', lock: null },
   { name: 'locked', screen: 'locked', lock: BOTH },
   { name: 'locked-wrong-passphrase', screen: 'locked', lock: { passphrase: true, passkey: false }, outcome: { kind: 'error', text: 'Wrong passphrase.' } },
-  { name: 'unlocked', screen: 'unlocked', lock: { passphrase: false, passkey: true }, outcome: { kind: 'success', text: 'Done: the vault is locked with your passkey.' } },
+  {
+    name: 'unlocked',
+    screen: 'unlocked',
+    lock: { passphrase: false, passkey: true },
+    outcome: { kind: 'success', text: 'Done: the vault is locked with your passkey.' },
+  },
   { name: 'add-passkey', screen: 'add-passkey', lock: { passphrase: true, passkey: false } },
   { name: 'add-passphrase', screen: 'set-passphrase', lock: { passphrase: false, passkey: true } },
   { name: 'change-passphrase', screen: 'change-passphrase', lock: BOTH },
   { name: 'remove', screen: 'remove', lock: BOTH },
-  { name: 'no-prf', screen: 'auto', lock: null, outcome: { kind: 'error', text: "That passkey can't lock the vault: its authenticator doesn't support the PRF extension. Nothing changed." } },
+  {
+    name: 'no-prf',
+    screen: 'auto',
+    lock: null,
+    outcome: { kind: 'error', text: "That passkey can't lock the vault: its authenticator doesn't support the PRF extension. Nothing changed." },
+  },
 ];
 
 /** A model that renders what it's given and records what the element asks for. */
 function model(state: Partial<PopupState>): PopupModel & { asked: unknown[][] } {
   const asked: unknown[][] = [];
-  const full: PopupState = { screen: 'auto', lock: null, busy: false, outcome: null, namespace: 'https://seven.sliccy.ai', theme: 'light', scale: 'medium', ...state };
-  const record = (name: string) => async (...args: unknown[]) => void asked.push([name, ...args]);
+  const full: PopupState = {
+    screen: 'auto',
+    lock: null,
+    busy: false,
+    outcome: null,
+    namespace: 'https://seven.sliccy.ai',
+    theme: 'light',
+    scale: 'medium',
+    ...state,
+  };
+  const record =
+    (name: string) =>
+    async (...args: unknown[]) =>
+      void asked.push([name, ...args]);
   return {
     state: full,
     asked,

@@ -224,13 +224,15 @@ describe('records', () => {
     const errors: unknown[] = [];
     const value = canary('leak');
     await records.write(NS, key, secret('LEAK', value));
-    await records.write(NS, key, secret('LEAK', value), () => {
-      throw new Error('refused');
-    }).catch((e) => errors.push(e.message, e.stack));
+    await records
+      .write(NS, key, secret('LEAK', value), () => {
+        throw new Error('refused');
+      })
+      .catch((e) => errors.push(e.message, e.stack));
     await records.write(NS, key, { ...secret('LEAK', canary('kind')), kind: 'model' }).catch((e) => errors.push(e.message, e.stack));
     await records.restore(NS, 'LEAK').catch((e) => errors.push(e.message, e.stack));
     expect(errors.length).to.equal(6);
     expect(findCanaries(errors)).to.deep.equal([]);
-    expect(findCanaries(await executeServerCommand('console-lines') as string[])).to.deep.equal([]);
+    expect(findCanaries((await executeServerCommand('console-lines')) as string[])).to.deep.equal([]);
   });
 });

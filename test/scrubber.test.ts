@@ -71,7 +71,7 @@ const sortHits = (hits: ScrubHit[]) => [...hits].sort((a, b) => (a.name + a.form
 
 type Rand = ReturnType<typeof prng>;
 const int = (r: Rand, n: number) => Math.floor(r() * n);
-const pick = <T,>(r: Rand, a: readonly T[]): T => a[int(r, a.length)];
+const pick = <T>(r: Rand, a: readonly T[]): T => a[int(r, a.length)];
 const WIDE = ['é', 'ß', 'Ж', '日', '語', '€', '🔑', '😀'];
 const PRINTABLE = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('') + '\t\u0001';
 
@@ -155,7 +155,8 @@ describe('scrubber', () => {
         expect(sortHits(hits), `seed ${seed}`).to.deep.equal(ref.hits);
         expect(hits.length, `seed ${seed}: something was planted`).to.be.greaterThan(0);
         const out = latin1(bytes);
-        for (const v of values) for (const form of mustVanish(v.value)) expect(out.includes(form), `seed ${seed}: a form of ${v.name} survived`).to.equal(false);
+        for (const v of values)
+          for (const form of mustVanish(v.value)) expect(out.includes(form), `seed ${seed}: a form of ${v.name} survived`).to.equal(false);
       });
 
       it(`streams the same output as one whole-input redaction, however the input is split (seed ${seed})`, () => {
@@ -182,7 +183,9 @@ describe('scrubber', () => {
           const from = int(r, base.length - 8);
           return base.slice(from, from + 8 + int(r, Math.min(30, base.length - from - 8) + 1));
         };
-        const values = Array.from({ length: 12 }, (_, i) => ({ name: `O${i}`, placeholder: `<O${i}>`, value: cut() })).filter((v) => enc.encode(v.value).length >= 8);
+        const values = Array.from({ length: 12 }, (_, i) => ({ name: `O${i}`, placeholder: `<O${i}>`, value: cut() })).filter(
+          (v) => enc.encode(v.value).length >= 8,
+        );
         const scrubber = compileScrubber(values);
         const input = enc.encode(Array.from({ length: 60 }, () => (r() < 0.7 ? cut() : pick(r, ['x', ' ', 'ab', 'é']))).join(''));
         const whole = scrubber.redactBytes(input);
@@ -240,22 +243,57 @@ describe('scrubber', () => {
       compileScrubber(values.map(([name, value]) => ({ name, value, placeholder: `<${name}>` }))).redact(text).text;
 
     it('prefers the longest value starting at the same place', () => {
-      expect(scrub([['SHORT', 'abcdefgh'], ['LONG', 'abcdefgh12345678']], 'x abcdefgh12345678 y abcdefgh1234 z')).to.equal('x <LONG> y <SHORT>1234 z');
+      expect(
+        scrub(
+          [
+            ['SHORT', 'abcdefgh'],
+            ['LONG', 'abcdefgh12345678'],
+          ],
+          'x abcdefgh12345678 y abcdefgh1234 z',
+        ),
+      ).to.equal('x <LONG> y <SHORT>1234 z');
     });
 
     it('prefers the value that starts first when two overlap', () => {
-      expect(scrub([['A', '11112222'], ['B', '22223333']], '111122223333')).to.equal('<A>3333');
-      expect(scrub([['A', '11112222'], ['B', '22223333']], '1112222333311112222')).to.equal('111<B><A>');
+      expect(
+        scrub(
+          [
+            ['A', '11112222'],
+            ['B', '22223333'],
+          ],
+          '111122223333',
+        ),
+      ).to.equal('<A>3333');
+      expect(
+        scrub(
+          [
+            ['A', '11112222'],
+            ['B', '22223333'],
+          ],
+          '1112222333311112222',
+        ),
+      ).to.equal('111<B><A>');
     });
 
     it('replaces a value nested in a longer one only where it stands alone', () => {
-      const values: [string, string][] = [['INNER', 'secretvalue99'], ['OUTER', 'xx-secretvalue99-yy']];
+      const values: [string, string][] = [
+        ['INNER', 'secretvalue99'],
+        ['OUTER', 'xx-secretvalue99-yy'],
+      ];
       expect(scrub(values, 'a xx-secretvalue99-yy b secretvalue99 c xx-secretvalue99')).to.equal('a <OUTER> b <INNER> c xx-<INNER>');
     });
 
     it('replaces adjacent and repeated values one after another', () => {
       expect(scrub([['A', 'aaaaaaaa']], 'aaaaaaaaaaaaaaaaaaa')).to.equal('<A><A>aaa');
-      expect(scrub([['A', 'alpha-123'], ['B', 'bravo-456']], 'alpha-123bravo-456alpha-123')).to.equal('<A><B><A>');
+      expect(
+        scrub(
+          [
+            ['A', 'alpha-123'],
+            ['B', 'bravo-456'],
+          ],
+          'alpha-123bravo-456alpha-123',
+        ),
+      ).to.equal('<A><B><A>');
     });
 
     it('never rescans its own output, even when a placeholder spells another value', () => {
@@ -266,7 +304,7 @@ describe('scrubber', () => {
       expect(scrubber.redact('first-secret-1 second-secret-2').text).to.equal('second-secret-2 <B>');
     });
 
-    it('gives a raw value its placeholder even when it is also another value\'s encoded form', () => {
+    it("gives a raw value its placeholder even when it is also another value's encoded form", () => {
       const hexOfA = Array.from(enc.encode('password1'), (b) => b.toString(16).padStart(2, '0')).join('');
       const scrubber = compileScrubber([
         { name: 'A', value: 'password1', placeholder: '<A>' },
@@ -283,17 +321,23 @@ describe('scrubber', () => {
     const hex = Array.from(utf8, (b) => b.toString(16).padStart(2, '0')).join('');
 
     it('replaces the raw form by the placeholder and every encoded form by [redacted:NAME]', () => {
-      const text = [A.value, hex, hex.toUpperCase(), encodeURIComponent(A.value), JSON.stringify(A.value), btoa(latin1(utf8)), toUrl(btoa(latin1(utf8)))].join(' | ');
+      const text = [A.value, hex, hex.toUpperCase(), encodeURIComponent(A.value), JSON.stringify(A.value), btoa(latin1(utf8)), toUrl(btoa(latin1(utf8)))].join(
+        ' | ',
+      );
       const { text: out, hits } = scrubber.redact(text);
-      expect(out).to.equal('SLICC_PLACEHOLDER_A | [redacted:API_KEY] | [redacted:API_KEY] | [redacted:API_KEY] | "[redacted:API_KEY]" | [redacted:API_KEY] | [redacted:API_KEY]');
-      expect(sortHits(hits)).to.deep.equal(sortHits([
-        { name: 'API_KEY', form: 'raw', count: 1 },
-        { name: 'API_KEY', form: 'hex', count: 2 },
-        { name: 'API_KEY', form: 'url', count: 1 },
-        { name: 'API_KEY', form: 'json', count: 1 },
-        { name: 'API_KEY', form: 'base64', count: 1 },
-        { name: 'API_KEY', form: 'base64url', count: 1 },
-      ]));
+      expect(out).to.equal(
+        'SLICC_PLACEHOLDER_A | [redacted:API_KEY] | [redacted:API_KEY] | [redacted:API_KEY] | "[redacted:API_KEY]" | [redacted:API_KEY] | [redacted:API_KEY]',
+      );
+      expect(sortHits(hits)).to.deep.equal(
+        sortHits([
+          { name: 'API_KEY', form: 'raw', count: 1 },
+          { name: 'API_KEY', form: 'hex', count: 2 },
+          { name: 'API_KEY', form: 'url', count: 1 },
+          { name: 'API_KEY', form: 'json', count: 1 },
+          { name: 'API_KEY', form: 'base64', count: 1 },
+          { name: 'API_KEY', form: 'base64url', count: 1 },
+        ]),
+      );
     });
 
     it('catches a Basic-auth header holding base64(user:VALUE)', () => {
@@ -321,12 +365,14 @@ describe('scrubber', () => {
     it('counts hits per name and form across values', () => {
       const two = compileScrubber([A, { name: 'OTHER', placeholder: '<O>', value: 'other-value-42' }]);
       const text = `${A.value} ${A.value} other-value-42 ${hex} ${btoa('other-value-42')} ${A.value}`;
-      expect(sortHits(two.redact(text).hits)).to.deep.equal(sortHits([
-        { name: 'API_KEY', form: 'raw', count: 3 },
-        { name: 'API_KEY', form: 'hex', count: 1 },
-        { name: 'OTHER', form: 'raw', count: 1 },
-        { name: 'OTHER', form: 'base64', count: 1 },
-      ]));
+      expect(sortHits(two.redact(text).hits)).to.deep.equal(
+        sortHits([
+          { name: 'API_KEY', form: 'raw', count: 3 },
+          { name: 'API_KEY', form: 'hex', count: 1 },
+          { name: 'OTHER', form: 'raw', count: 1 },
+          { name: 'OTHER', form: 'base64', count: 1 },
+        ]),
+      );
     });
 
     it('leaves out encoded forms equal to the raw form', () => {

@@ -112,7 +112,9 @@ describe('/dev/sealed', () => {
       expect(allowed.verdict).to.equal('inject');
       const elsewhere = await sealed(page, { op: 'test', name: 'GH', url: 'https://api.github.com/repos', method: 'POST', exit: 'proxy' });
       expect(elsewhere.verdict).to.equal('refuse');
-      expect(await sealed(page, { op: 'test', name: 'NOPE', url: 'https://x.example.com/' })).to.deep.equal({ error: { code: 'ENOENT', message: 'there is no record named NOPE' } });
+      expect(await sealed(page, { op: 'test', name: 'NOPE', url: 'https://x.example.com/' })).to.deep.equal({
+        error: { code: 'ENOENT', message: 'there is no record named NOPE' },
+      });
     });
   });
 
@@ -148,7 +150,9 @@ describe('/dev/sealed', () => {
       const theirs = await sealed(page, { op: 'request', kind: 'value', name: 'THEIRS' }, other);
       expect((await sealed(page, { op: 'status' }, user)).requests.map((r: any) => r.id)).to.deep.equal([mine.id]);
       expect((await sealed(page, { op: 'status' }, root)).requests.map((r: any) => r.id)).to.deep.equal([mine.id, theirs.id]);
-      expect(await sealed(page, { op: 'status', id: theirs.id }, user)).to.deep.equal({ error: { code: 'ENOENT', message: 'there is no request with that id' } });
+      expect(await sealed(page, { op: 'status', id: theirs.id }, user)).to.deep.equal({
+        error: { code: 'ENOENT', message: 'there is no request with that id' },
+      });
       expect((await sealed(page, { op: 'cancel', id: theirs.id }, user)).error.code).to.equal('ENOENT');
       expect(await sealed(page, { op: 'cancel', id: theirs.id }, root)).to.deep.equal({ state: 'cancelled' });
       expect(await sealed(page, { op: 'cancel', id: mine.id }, user)).to.deep.equal({ state: 'cancelled' });
@@ -240,7 +244,6 @@ describe('/dev/sealed', () => {
       expect(reply.error.message).to.include('stamp.');
     });
   });
-
 });
 
 describe('/dev/sealed replies', () => {

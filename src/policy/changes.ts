@@ -10,17 +10,10 @@ import { DEFAULT_LIMITS, type Limits, type SecretsPolicy } from './secrets-polic
  */
 export function policyChanges(before: FnoxConfig | null, after: FnoxConfig): PolicyChange[];
 export function policyChanges(before: SecretsPolicy | null, after: SecretsPolicy): PolicyChange[];
-export function policyChanges(
-  before: FnoxConfig | SecretsPolicy | null,
-  after: FnoxConfig | SecretsPolicy,
-): PolicyChange[] {
+export function policyChanges(before: FnoxConfig | SecretsPolicy | null, after: FnoxConfig | SecretsPolicy): PolicyChange[] {
   if ('rules' in after) return ruleChanges(before && 'rules' in before ? before.rules : [], after.rules);
   const b = before && 'exec' in before ? before : null;
-  return [
-    ...execChanges(b?.exec ?? {}, after.exec),
-    ...exitsChanges(b?.exits ?? {}, after.exits),
-    ...limitChanges(b?.limits ?? DEFAULT_LIMITS, after.limits),
-  ];
+  return [...execChanges(b?.exec ?? {}, after.exec), ...exitsChanges(b?.exits ?? {}, after.exits), ...limitChanges(b?.limits ?? DEFAULT_LIMITS, after.limits)];
 }
 
 function ruleChanges(before: NamedRule[], after: NamedRule[]): PolicyChange[] {

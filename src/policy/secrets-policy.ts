@@ -115,5 +115,11 @@ function readExec(value: unknown): ExecPolicy | string {
 
 /** Absolute and canonical: no empty, `.` or `..` segment, so prefixes compare exactly. */
 function isProgramPath(p: string): boolean {
-  return p.startsWith('/') && p.slice(1).split('/').every((s) => s !== '' && s !== '.' && s !== '..');
+  return (
+    p.startsWith('/') &&
+    p
+      .slice(1)
+      .split('/')
+      .every((s) => s !== '' && s !== '.' && s !== '..')
+  );
 }

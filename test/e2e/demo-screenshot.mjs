@@ -15,7 +15,12 @@ try {
     const { FNOX, SECRETS_POLICY, attest, trustedChoice } = await import('/demo/attest.ts');
     const value = () => `demo_${crypto.randomUUID().replaceAll('-', '')}`;
     const ph = {};
-    for (const [name, kind] of [['GITHUB_TOKEN', 'secret'], ['NPM_TOKEN', 'secret'], ['ANTHROPIC_API_KEY', 'secret'], ['OLD_DEPLOY_KEY', 'secret']]) {
+    for (const [name, kind] of [
+      ['GITHUB_TOKEN', 'secret'],
+      ['NPM_TOKEN', 'secret'],
+      ['ANTHROPIC_API_KEY', 'secret'],
+      ['OLD_DEPLOY_KEY', 'secret'],
+    ]) {
       ph[name] = (await app.page.request('put', { name, value: value(), kind })).placeholder;
     }
     await app.page.request('remove', { name: 'OLD_DEPLOY_KEY' });
@@ -48,12 +53,16 @@ NPM_TOKEN = ["page", "device:lars-air"]
 `;
     await app.page.request('policy', { files: [await attest(trustedChoice(FNOX, fnox)), await attest(trustedChoice(SECRETS_POLICY, policy))] });
     const channel = new MessageChannel();
-    await app.page.request('forward', {
-      head: { method: 'GET', url: 'https://api.github.com/repos/ai-ecoverse/slicc', headers: [['authorization', `Bearer ${ph.GITHUB_TOKEN}`]] },
-      owner: { pid: 311, ppid: 1, uid: 1000, gid: 1000, tag: 'gh' },
-      exit: 'page',
-      rawTraits: { manualRedirects: true },
-    }, [channel.port2]);
+    await app.page.request(
+      'forward',
+      {
+        head: { method: 'GET', url: 'https://api.github.com/repos/ai-ecoverse/slicc', headers: [['authorization', `Bearer ${ph.GITHUB_TOKEN}`]] },
+        owner: { pid: 311, ppid: 1, uid: 1000, gid: 1000, tag: 'gh' },
+        exit: 'page',
+        rawTraits: { manualRedirects: true },
+      },
+      [channel.port2],
+    );
     channel.port1.close();
     await app.page.request('sealed', {
       req: { op: 'request', kind: 'value', name: 'SENTRY_TOKEN', prompt: 'sentry-cli needs an auth token to upload source maps' },

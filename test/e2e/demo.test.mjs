@@ -141,7 +141,10 @@ test('relays /dev/sealed requests with the chosen stamp; a value request is answ
   await reply.waitFor();
   assert.deepEqual(JSON.parse(await reply.innerText()).verdict, 'inject');
 
-  await page.fill('demo-sealed [aria-label="request JSON"]', JSON.stringify({ op: 'request', kind: 'value', name: 'NPM_TOKEN', prompt: 'npm publish needs a token' }));
+  await page.fill(
+    'demo-sealed [aria-label="request JSON"]',
+    JSON.stringify({ op: 'request', kind: 'value', name: 'NPM_TOKEN', prompt: 'npm publish needs a token' }),
+  );
   await page.click('demo-sealed button:has-text("Send")');
   await page.locator('demo-sealed [data-testid=sealed-reply]').first().getByText('pending').waitFor();
   const { id } = JSON.parse(await page.locator('demo-sealed [data-testid=sealed-reply]').first().innerText());
@@ -177,7 +180,12 @@ test('the agent redacts a pasted text and scrubs a stream as it is typed', async
   await stream.pressSequentially(`${VALUE.slice(20)} done`, { delay: 5 });
   const output = page.locator('demo-agent [data-testid=stream-output]');
   await page.waitForFunction(
-    (want) => document.querySelector('demo-app').shadowRoot.querySelector('demo-agent').shadowRoot.querySelector('[data-testid=stream-output]').textContent.includes(want),
+    (want) =>
+      document
+        .querySelector('demo-app')
+        .shadowRoot.querySelector('demo-agent')
+        .shadowRoot.querySelector('[data-testid=stream-output]')
+        .textContent.includes(want),
     `token ${placeholder} done`,
   );
   assert.equal((await output.innerText()).includes(VALUE.slice(0, 16)), false);
@@ -221,10 +229,14 @@ async function lockReloadUnlock() {
   await again.fill('#current', PASSPHRASE);
   await again.click('button[type=submit]');
   await again.waitForEvent('close', { timeout: 15000 });
-  await page.locator('demo-status [data-testid=locked]').getByText('unlocked').waitFor({ timeout: 10000 }).catch(async (error) => {
-    await shot(page, 'FAILED-not-unlocked');
-    throw error;
-  });
+  await page
+    .locator('demo-status [data-testid=locked]')
+    .getByText('unlocked')
+    .waitFor({ timeout: 10000 })
+    .catch(async (error) => {
+      await shot(page, 'FAILED-not-unlocked');
+      throw error;
+    });
   await page.click('demo-forward button:has-text("Forward")');
   await page.locator('demo-forward [data-testid=echo-body]').waitFor();
   assert.match(await page.locator('demo-forward [data-testid=echo-body]').innerText(), new RegExp(placeholder));

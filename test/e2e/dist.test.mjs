@@ -79,11 +79,12 @@ test('the built frame and button answer an embedder under their production heade
     const { port1, port2 } = new MessageChannel();
     const messages = [];
     /** Resolves once `done()` holds, or throws after 5 s. */
-    const until = (done, what) => new Promise((resolve, reject) => {
-      const end = Date.now() + 5000;
-      const check = () => (done() ? resolve() : Date.now() > end ? reject(new Error(`no ${what} within 5 s`)) : setTimeout(check, 20));
-      check();
-    });
+    const until = (done, what) =>
+      new Promise((resolve, reject) => {
+        const end = Date.now() + 5000;
+        const check = () => (done() ? resolve() : Date.now() > end ? reject(new Error(`no ${what} within 5 s`)) : setTimeout(check, 20));
+        check();
+      });
     port1.onmessage = ({ data }) => messages.push(data);
     frame.contentWindow.postMessage({ type: 'slicc-vault', v: 1, op: 'hello', role: 'page' }, origin, [port2]);
     await until(() => messages.length > 0, 'welcome');
@@ -102,7 +103,11 @@ test('the built frame and button answer an embedder under their production heade
   assert.equal(result.welcome, 'welcome');
   assert.match(result.put.placeholder, /^fnox_proxy_[0-9a-f]{24}$/);
   assert.equal(result.availability, 'ready');
-  assert.deepEqual(errors.filter((e) => /Content Security Policy|Refused/.test(e)), [], 'nothing was blocked by the CSP');
+  assert.deepEqual(
+    errors.filter((e) => /Content Security Policy|Refused/.test(e)),
+    [],
+    'nothing was blocked by the CSP',
+  );
   await page.close();
 });
 

@@ -21,9 +21,7 @@ export function decode(attestation: Record<string, unknown>): Record<string, unk
 /** Every fixture by name, in `index.json`'s order. */
 export async function loadFixtures(): Promise<Map<string, Fixture>> {
   const names: string[] = await (await fetch(`${DIR}/index.json`)).json();
-  return new Map(
-    await Promise.all(names.map(async (name) => [name, await (await fetch(`${DIR}/${name}.json`)).json()] as const)),
-  );
+  return new Map(await Promise.all(names.map(async (name) => [name, await (await fetch(`${DIR}/${name}.json`)).json()] as const)));
 }
 
 export async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {

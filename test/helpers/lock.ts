@@ -63,8 +63,7 @@ export async function clickButton(button: EmbeddedButton) {
   await sendMouse({ type: 'click', position: [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)] });
 }
 
-const popupCommand = (action: string, fields: Record<string, unknown> = {}) =>
-  executeServerCommand('window', { action, url: POPUP, ...fields });
+const popupCommand = (action: string, fields: Record<string, unknown> = {}) => executeServerCommand('window', { action, url: POPUP, ...fields });
 
 /** The lock popup, driven like a person would. */
 export const popup = {
@@ -84,7 +83,8 @@ export const popup = {
   /** What has the keyboard focus in the popup: the focused element's tag and text or id. */
   focused: () =>
     popupCommand('evaluate', {
-      expression: "(() => { const a = document.querySelector('vault-popup').shadowRoot.activeElement; return a ? `${a.tagName.toLowerCase()}:${a.id || a.textContent.trim()}` : '' })()",
+      expression:
+        "(() => { const a = document.querySelector('vault-popup').shadowRoot.activeElement; return a ? `${a.tagName.toLowerCase()}:${a.id || a.textContent.trim()}` : '' })()",
     }) as Promise<string>,
   /** Waits until the popup's text contains `text`. */
   async shows(text: string, ms = 5000): Promise<string> {

@@ -60,7 +60,10 @@ export class VaultClient {
   private readonly waiting = new Map<number, (reply: any) => void>();
   private readonly eventWaiters: ((event: VaultEvent) => void)[] = [];
 
-  constructor(readonly port: MessagePort, readonly frame?: HTMLIFrameElement) {
+  constructor(
+    readonly port: MessagePort,
+    readonly frame?: HTMLIFrameElement,
+  ) {
     let resolveFirst!: (m: Welcome | Refused) => void;
     this.first = new Promise((resolve) => (resolveFirst = resolve));
     let gotFirst = false;
@@ -153,7 +156,9 @@ export function answered(client: VaultClient, ms = 1500) {
 
 /** Moves the clock of a frame embedded from `/test/fixtures/clock-frame.html` forward. */
 export async function advanceClock(frame: HTMLIFrameElement, ms: number): Promise<void> {
-  const moved = waitFor(window, 'message', (e) => ((e as MessageEvent).source === frame.contentWindow && (e as MessageEvent).data?.type === 'test-clock' ? true : undefined));
+  const moved = waitFor(window, 'message', (e) =>
+    (e as MessageEvent).source === frame.contentWindow && (e as MessageEvent).data?.type === 'test-clock' ? true : undefined,
+  );
   frame.contentWindow!.postMessage({ type: 'test-clock', advance: ms }, origins.vault);
   await moved;
 }
@@ -188,9 +193,7 @@ export function leakForms(value: string): string[] {
 /** Every canary form found in `things` (JSON of each, bytes decoded), as `form in thing` lines. */
 export function findCanaries(things: unknown[]): string[] {
   const found: string[] = [];
-  const text = things.map((t) =>
-    JSON.stringify(t, (_k, v) => (v instanceof Uint8Array ? new TextDecoder().decode(v) : v)),
-  ).join('\n');
+  const text = things.map((t) => JSON.stringify(t, (_k, v) => (v instanceof Uint8Array ? new TextDecoder().decode(v) : v))).join('\n');
   for (const value of canaries) for (const form of leakForms(value)) if (text.includes(form)) found.push(form);
   return found;
 }

@@ -97,7 +97,15 @@ describe('the injector refuses before anything is sent', () => {
     refused(decideForward(input({ url: `${GH}?t=fnox%5Fproxy${P.GITHUB_TOKEN.slice(10)}` })), 403, 'placeholder in the URL; only header values are filled in');
   });
   it('refuses a placeholder in a header name', () => {
-    const d = decideForward(input({ url: GH, headers: [[`x-${P.GITHUB_TOKEN}`, 'x'], ['authorization', `Bearer ${P.GITHUB_TOKEN}`]] }));
+    const d = decideForward(
+      input({
+        url: GH,
+        headers: [
+          [`x-${P.GITHUB_TOKEN}`, 'x'],
+          ['authorization', `Bearer ${P.GITHUB_TOKEN}`],
+        ],
+      }),
+    );
     refused(d, 403, 'placeholder in a header name');
   });
   it('refuses credentials in the URL', () => {
@@ -118,7 +126,19 @@ describe('the injector refuses before anything is sent', () => {
   it('refuses a URL with whitespace or control characters the parser would drop', () => {
     refused(decideForward(input({ url: 'https://api.github.com/repos/example/.\t./x' })), 403, 'URL contains whitespace or control characters');
   });
-  for (const path of ['/repos/example/../other', '/repos/example/./fnox', '/repos/example/..', '/repos/example/%2e%2e/other', '/repos/example/%2E/x', '/repos/example%2fother', '/repos/example%2F..%2Fother', '/repos/example%5cother', '/repos/example\\..\\other', '/repos/example/%25', '/repos/example/%252e%252e/other']) {
+  for (const path of [
+    '/repos/example/../other',
+    '/repos/example/./fnox',
+    '/repos/example/..',
+    '/repos/example/%2e%2e/other',
+    '/repos/example/%2E/x',
+    '/repos/example%2fother',
+    '/repos/example%2F..%2Fother',
+    '/repos/example%5cother',
+    '/repos/example\\..\\other',
+    '/repos/example/%25',
+    '/repos/example/%252e%252e/other',
+  ]) {
     it(`refuses the ambiguous path ${path} on the raw URL`, () => {
       refused(decideForward(input({ url: `https://api.github.com${path}` })), 403, 'ambiguous path');
     });
@@ -137,7 +157,9 @@ describe('the injector refuses before anything is sent', () => {
     ["Adobe's LLM proxy", 'https://adobe-llm-proxy.paolo-moz.workers.dev/v1/chat'],
   ]) {
     it(`refuses ${what} as a model endpoint, whatever a rule says`, () => {
-      const d = decideForward(input({ url, headers: [['authorization', `Bearer ${P.OPENAI_KEY}`]] }, { rules: [...RULES, rule('OPENAI_KEY', new URL(url).hostname)] }));
+      const d = decideForward(
+        input({ url, headers: [['authorization', `Bearer ${P.OPENAI_KEY}`]] }, { rules: [...RULES, rule('OPENAI_KEY', new URL(url).hostname)] }),
+      );
       refused(d, 403, 'host is a model or MCP endpoint; the vault never injects there');
     });
   }
@@ -149,7 +171,11 @@ describe('the injector refuses before anything is sent', () => {
     refused(d, 403, 'host is a model or MCP endpoint; the vault never injects there');
   });
   it('refuses an exit with encoded bodies with 502', () => {
-    refused(decideForward(input({ url: GH }, { exit: 'proxy', rawTraits: { encodedBodies: true } })), 502, "exit proxy has encoded bodies, which can't be scrubbed");
+    refused(
+      decideForward(input({ url: GH }, { exit: 'proxy', rawTraits: { encodedBodies: true } })),
+      502,
+      "exit proxy has encoded bodies, which can't be scrubbed",
+    );
   });
   it('refuses a request without any placeholder', () => {
     refused(decideForward(input({ url: GH, headers: [['authorization', 'Bearer plain']] })), 403, 'no placeholder of this vault');
@@ -171,13 +197,21 @@ describe('the injector refuses before anything is sent', () => {
     refused(decideForward(input({ url: GH, headers: [['authorization', `Bearer ${P.SHORT_TOKEN}`]] })), 403, 'SHORT_TOKEN expired; refreshing');
   });
   it('refuses a record that is not a secret', () => {
-    refused(decideForward(input({ url: GH, headers: [['authorization', `Bearer ${P.SIGN_IN}`]] })), 403, 'SIGN_IN is a grant record; rules inject secrets only');
+    refused(
+      decideForward(input({ url: GH, headers: [['authorization', `Bearer ${P.SIGN_IN}`]] })),
+      403,
+      'SIGN_IN is a grant record; rules inject secrets only',
+    );
   });
   it('refuses while the vault is locked', () => {
     refused(decideForward(input({ url: GH }, { locked: true })), 403, 'vault is locked');
   });
   it('refuses the wrong method', () => {
-    refused(decideForward(input({ url: GH, method: 'DELETE' })), 403, 'no rule lets GITHUB_TOKEN go in authorization to DELETE api.github.com/repos/example/fnox');
+    refused(
+      decideForward(input({ url: GH, method: 'DELETE' })),
+      403,
+      'no rule lets GITHUB_TOKEN go in authorization to DELETE api.github.com/repos/example/fnox',
+    );
   });
   it('refuses the placeholder in another header', () => {
     const d = decideForward(input({ url: GH, headers: [['X-Leak', P.GITHUB_TOKEN]] }));
@@ -187,7 +221,11 @@ describe('the injector refuses before anything is sent', () => {
     refused(decideForward(input({ url: 'https://api.github.com/user' })), 403, 'no rule lets GITHUB_TOKEN go in authorization to GET api.github.com/user');
   });
   it('refuses another domain, even a subdomain of the rule', () => {
-    refused(decideForward(input({ url: 'https://x.api.github.com/repos/example/fnox' })), 403, 'no rule lets GITHUB_TOKEN go in authorization to GET x.api.github.com/repos/example/fnox');
+    refused(
+      decideForward(input({ url: 'https://x.api.github.com/repos/example/fnox' })),
+      403,
+      'no rule lets GITHUB_TOKEN go in authorization to GET x.api.github.com/repos/example/fnox',
+    );
   });
   it("refuses an exit the secret's exits line doesn't list", () => {
     const d = decideForward(input({ url: 'https://registry.npmjs.org/pkg', headers: [['authorization', `Bearer ${P.NPM_TOKEN}`]] }, { exit: 'tailscale' }));
@@ -196,7 +234,10 @@ describe('the injector refuses before anything is sent', () => {
   it('reads an exits line only from the policy, never from Object.prototype', () => {
     const ctor = rec('constructor', 12, 'real-constructor-value');
     const d = decideForward(
-      input({ url: GH, headers: [['authorization', `Bearer ${ctor.placeholder}`]] }, { records: new Map([[ctor.placeholder, ctor]]), rules: [rule('constructor', 'api.github.com')], exits: { toString: ['page' as const] } }),
+      input(
+        { url: GH, headers: [['authorization', `Bearer ${ctor.placeholder}`]] },
+        { records: new Map([[ctor.placeholder, ctor]]), rules: [rule('constructor', 'api.github.com')], exits: { toString: ['page' as const] } },
+      ),
     );
     expect(injected(d)).to.deep.equal([['authorization', 'Bearer real-constructor-value']]);
   });
@@ -215,7 +256,10 @@ describe('the injector refuses before anything is sent', () => {
   it('refuses CR, LF or NUL after substitution', () => {
     const cr = rec('CR_TOKEN', 11, 'real\r\nX-Evil: 1');
     const d = decideForward(
-      input({ url: GH, headers: [['authorization', `Bearer ${cr.placeholder}`]] }, { records: new Map([[cr.placeholder, cr]]), rules: [rule('CR_TOKEN', 'api.github.com')] }),
+      input(
+        { url: GH, headers: [['authorization', `Bearer ${cr.placeholder}`]] },
+        { records: new Map([[cr.placeholder, cr]]), rules: [rule('CR_TOKEN', 'api.github.com')] },
+      ),
     );
     expect(d).to.deep.equal({ inject: false, status: 403, reason: 'header authorization would contain CR, LF or NUL' });
     expect(JSON.stringify(d)).not.to.include('real');
@@ -247,12 +291,35 @@ describe('the injector refuses before anything is sent', () => {
 
 describe('the injector fills in values where a rule allows', () => {
   it('fills in a Bearer template', () => {
-    const d = decideForward(input({ url: GH, headers: [['Authorization', `Bearer ${P.GITHUB_TOKEN}`], ['accept', 'application/json']] }));
-    expect(injected(d)).to.deep.equal([['Authorization', 'Bearer ghp_real_github_value'], ['accept', 'application/json']]);
-    expect(d).to.deep.include({ uses: [{ name: 'GITHUB_TOKEN', rule: { domain: 'api.github.com', header: 'authorization', methods: ['GET'], paths: ['/repos/example/**'] }, domain: 'api.github.com', method: 'GET', path: '/repos/example/fnox' }] });
+    const d = decideForward(
+      input({
+        url: GH,
+        headers: [
+          ['Authorization', `Bearer ${P.GITHUB_TOKEN}`],
+          ['accept', 'application/json'],
+        ],
+      }),
+    );
+    expect(injected(d)).to.deep.equal([
+      ['Authorization', 'Bearer ghp_real_github_value'],
+      ['accept', 'application/json'],
+    ]);
+    expect(d).to.deep.include({
+      uses: [
+        {
+          name: 'GITHUB_TOKEN',
+          rule: { domain: 'api.github.com', header: 'authorization', methods: ['GET'], paths: ['/repos/example/**'] },
+          domain: 'api.github.com',
+          method: 'GET',
+          path: '/repos/example/fnox',
+        },
+      ],
+    });
   });
   it('fills in a token template', () => {
-    expect(injected(decideForward(input({ url: GH, headers: [['authorization', `token ${P.GITHUB_TOKEN}`]] })))).to.deep.equal([['authorization', 'token ghp_real_github_value']]);
+    expect(injected(decideForward(input({ url: GH, headers: [['authorization', `token ${P.GITHUB_TOKEN}`]] })))).to.deep.equal([
+      ['authorization', 'token ghp_real_github_value'],
+    ]);
   });
   it('fills in a bare placeholder in a custom header on an exit with manual redirects', () => {
     const d = decideForward(input({ url: 'https://api.example.com/v1/items', headers: [['X-API-Key', P.API_KEY]] }));
@@ -283,14 +350,22 @@ describe('the injector fills in values where a rule allows', () => {
     expect(injected(d)[0][1]).to.equal('Bearer ghp_real_github_value');
   });
   it('keeps * within one segment', () => {
-    refused(decideForward(input({ url: 'https://api.github.com/repos/a/b/issues', method: 'POST' })), 403, 'no rule lets GITHUB_TOKEN go in authorization to POST api.github.com/repos/a/b/issues');
+    refused(
+      decideForward(input({ url: 'https://api.github.com/repos/a/b/issues', method: 'POST' })),
+      403,
+      'no rule lets GITHUB_TOKEN go in authorization to POST api.github.com/repos/a/b/issues',
+    );
   });
   it('lets ** cross segments', () => {
     expect(injected(decideForward(input({ url: 'https://api.github.com/repos/example/fnox/pulls/1/files' })))[0][1]).to.equal('Bearer ghp_real_github_value');
   });
   it('lets ? match exactly one character', () => {
     expect(injected(decideForward(input({ url: 'https://api.github.com/gists/1' })))[0][1]).to.equal('Bearer ghp_real_github_value');
-    refused(decideForward(input({ url: 'https://api.github.com/gists/12' })), 403, 'no rule lets GITHUB_TOKEN go in authorization to GET api.github.com/gists/12');
+    refused(
+      decideForward(input({ url: 'https://api.github.com/gists/12' })),
+      403,
+      'no rule lets GITHUB_TOKEN go in authorization to GET api.github.com/gists/12',
+    );
   });
   it('matches a lower-case method against upper-case rule methods', () => {
     expect(injected(decideForward(input({ url: GH, method: 'get' })))[0][1]).to.equal('Bearer ghp_real_github_value');
@@ -307,11 +382,24 @@ describe('the injector fills in values where a rule allows', () => {
     expect(injected(decideForward(input({ url: `${GH}?dot=..&p=%2e%2e` })))[0][1]).to.equal('Bearer ghp_real_github_value');
   });
   it('leaves foreign and unknown placeholders as they are', () => {
-    const d = decideForward(input({ url: GH, headers: [['authorization', `Bearer ${P.GITHUB_TOKEN}`], ['x-other', `${FOREIGN} ${ph(0xabc)}`]] }));
-    expect(injected(d)).to.deep.equal([['authorization', 'Bearer ghp_real_github_value'], ['x-other', `${FOREIGN} ${ph(0xabc)}`]]);
+    const d = decideForward(
+      input({
+        url: GH,
+        headers: [
+          ['authorization', `Bearer ${P.GITHUB_TOKEN}`],
+          ['x-other', `${FOREIGN} ${ph(0xabc)}`],
+        ],
+      }),
+    );
+    expect(injected(d)).to.deep.equal([
+      ['authorization', 'Bearer ghp_real_github_value'],
+      ['x-other', `${FOREIGN} ${ph(0xabc)}`],
+    ]);
   });
   it('lets an exits line allow the exits it lists', () => {
-    const d = decideForward(input({ url: 'https://registry.npmjs.org/pkg', headers: [['authorization', `Bearer ${P.NPM_TOKEN}`]] }, { exit: 'device:lars-air' }));
+    const d = decideForward(
+      input({ url: 'https://registry.npmjs.org/pkg', headers: [['authorization', `Bearer ${P.NPM_TOKEN}`]] }, { exit: 'device:lars-air' }),
+    );
     expect(injected(d)).to.deep.equal([['authorization', 'Bearer npm_real_npm_value']]);
   });
   it("doesn't change the input head", () => {
@@ -364,7 +452,10 @@ describe('the /dev/sealed test verdict', () => {
   };
   it('says inject for an allowed route, naming the rule but no value', () => {
     const v = testVerdict({ name: 'GITHUB_TOKEN', url: GH }, context());
-    expect(v).to.deep.equal({ verdict: 'inject', reason: 'allowed by a rule for GITHUB_TOKEN: api.github.com, header authorization, methods GET, paths /repos/example/**' });
+    expect(v).to.deep.equal({
+      verdict: 'inject',
+      reason: 'allowed by a rule for GITHUB_TOKEN: api.github.com, header authorization, methods GET, paths /repos/example/**',
+    });
   });
   it('says refuse with the reason for a method no rule allows', () => {
     const v = testVerdict({ name: 'GITHUB_TOKEN', url: GH, method: 'DELETE' }, context());

@@ -22,7 +22,14 @@ describe('the generated endpoint list', () => {
     expect(BUILTIN).to.deep.include({ host: 'gateway.ai.cloudflare.com', path: '/v1/*/*/openai' });
   });
   it('holds the fixed Bedrock, Azure and Adobe entries', () => {
-    for (const host of ['bedrock-runtime.*.amazonaws.com', 'bedrock-runtime-fips.*.amazonaws.com', '*.openai.azure.com', '*.cognitiveservices.azure.com', '*.ai.azure.com', 'adobe-llm-proxy.paolo-moz.workers.dev']) {
+    for (const host of [
+      'bedrock-runtime.*.amazonaws.com',
+      'bedrock-runtime-fips.*.amazonaws.com',
+      '*.openai.azure.com',
+      '*.cognitiveservices.azure.com',
+      '*.ai.azure.com',
+      'adobe-llm-proxy.paolo-moz.workers.dev',
+    ]) {
       expect(BUILTIN).to.deep.include({ host, path: '/' });
     }
   });
@@ -100,7 +107,10 @@ describe('rules that can only reach endpoints', () => {
     expect(ruleOnlyReachesEndpoints(rule('gateway.ai.cloudflare.com', ['/v1/**']), BUILTIN)).to.equal(false);
   });
   it('counts paths under different entries of the same host', () => {
-    const entries = [{ host: 'opencode.ai', path: '/inference/openai' }, { host: 'opencode.ai', path: '/inference/anthropic' }];
+    const entries = [
+      { host: 'opencode.ai', path: '/inference/openai' },
+      { host: 'opencode.ai', path: '/inference/anthropic' },
+    ];
     expect(ruleOnlyReachesEndpoints(rule('opencode.ai', ['/inference/openai/**', '/inference/anthropic/**']), entries)).to.equal(true);
   });
   it('compares the rule domain lower-cased without a trailing dot', () => {

@@ -52,7 +52,18 @@ const REFUSED: Endpoint[] = [
   { host: 'bedrock-runtime.*.amazonaws.com', path: '/' },
 ];
 
-const HOSTS = ['api.github.com', 'API.GitHub.com', 'api.github.com.', 'registry.npmjs.org', 'api.example.com', 'git.example.com', 'evil.example', 'api.openai.com', 'x.openai.azure.com', 'bedrock-runtime.us-east-1.amazonaws.com'];
+const HOSTS = [
+  'api.github.com',
+  'API.GitHub.com',
+  'api.github.com.',
+  'registry.npmjs.org',
+  'api.example.com',
+  'git.example.com',
+  'evil.example',
+  'api.openai.com',
+  'x.openai.azure.com',
+  'bedrock-runtime.us-east-1.amazonaws.com',
+];
 const GOOD_SEGMENTS = ['repos', 'example', 'issues', 'user', 'gists', 'v1', 'v2', 'a', 'b', 'x', ''];
 const BAD_SEGMENTS = ['..', '.', '%2e', '%2E%2e', 'a%2fb', 'a%5Cb', '%25', '%252e%252e', 'a\\b'];
 const AIMS = [
@@ -176,7 +187,14 @@ function build(random: () => number): Built {
   if (locked) return no;
   const upper = method.toUpperCase();
   const allowed = (r: InjectRecord, header: string) =>
-    RULES.some((x) => x.secret === r.name && x.domain === domain && x.header === header && (!x.methods.length || x.methods.includes(upper)) && (!x.paths.length || x.paths.some((g) => globRef(g, path))));
+    RULES.some(
+      (x) =>
+        x.secret === r.name &&
+        x.domain === domain &&
+        x.header === header &&
+        (!x.methods.length || x.methods.includes(upper)) &&
+        (!x.paths.length || x.paths.some((g) => globRef(g, path))),
+    );
   if (!hits.every(({ h, r }) => allowed(r, h.name.toLowerCase()))) return no;
   if (!hits.every(({ r }) => !EXITS[r.name] || EXITS[r.name].includes(exit))) return no;
   if (hits.some(({ h, r }) => h.tokens.filter((t) => t.record === r).length > 1)) return no;
@@ -242,7 +260,20 @@ describe('the injector against a reference, over 10,000 generated requests', () 
 
   it('agrees with the reference glob on every rule path of the policy', () => {
     for (const g of RULES.flatMap((r) => r.paths)) {
-      for (const p of ['/repos/x/issues', '/repos//issues', '/repos/x/y/issues', '/user', '/user/', '/user/a/b', '/gists', '/a/b', '/a/x/b', '/v1/x', '/v12/x', '/v1/x/y']) {
+      for (const p of [
+        '/repos/x/issues',
+        '/repos//issues',
+        '/repos/x/y/issues',
+        '/user',
+        '/user/',
+        '/user/a/b',
+        '/gists',
+        '/a/b',
+        '/a/x/b',
+        '/v1/x',
+        '/v12/x',
+        '/v1/x/y',
+      ]) {
         expect(globRef(g, p), `${g} ${p}`).to.equal(globRefOracle(g, p));
       }
     }

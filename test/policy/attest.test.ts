@@ -115,7 +115,11 @@ describe('checkAttestation', () => {
   });
 
   it('refuses non-finite numbers', async () => {
-    for (const [field, value] of [['ino', NaN], ['mtimeMs', Infinity], ['uid', NaN]] as const) {
+    for (const [field, value] of [
+      ['ino', NaN],
+      ['mtimeMs', Infinity],
+      ['uid', NaN],
+    ] as const) {
       const v = await checkAttestation({ ...good(), [field]: value });
       expect(v.trusted, field).to.equal(false);
       if (!v.trusted) expect(v.reason).to.match(new RegExp(`^${field} must be`));

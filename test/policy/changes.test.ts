@@ -47,10 +47,7 @@ describe('policyChanges: /etc/fnox/config.toml', () => {
 
   it('sees the same rule for another secret as a change', () => {
     const forB = RA.replace('secret = "A"', 'secret = "B"');
-    expect(policyChanges(fnox(RA), fnox(forB)).map((c) => c.what === 'rule' && `${c.change} ${c.secret}`)).to.deep.equal([
-      'added B',
-      'removed A',
-    ]);
+    expect(policyChanges(fnox(RA), fnox(forB)).map((c) => c.what === 'rule' && `${c.change} ${c.secret}`)).to.deep.equal(['added B', 'removed A']);
   });
 });
 
@@ -91,9 +88,7 @@ describe('policyChanges: /etc/slicc/secrets-policy.toml', () => {
   });
 
   it('sees a malformed exec entry as false', () => {
-    expect(policyChanges(policy('[exec]\nA = true\n'), policy('[exec]\nA = "yes"\n'))).to.deep.equal([
-      { what: 'exec', secret: 'A', from: 'any', to: false },
-    ]);
+    expect(policyChanges(policy('[exec]\nA = true\n'), policy('[exec]\nA = "yes"\n'))).to.deep.equal([{ what: 'exec', secret: 'A', from: 'any', to: false }]);
   });
 
   it('reports exits lines added, removed, narrowed and emptied, with null for no line', () => {
@@ -127,8 +122,6 @@ describe('policyChanges: /etc/slicc/secrets-policy.toml', () => {
   });
 
   it('handles a secret named constructor', () => {
-    expect(policyChanges(policy(''), policy('[exec]\nconstructor = true\n'))).to.deep.equal([
-      { what: 'exec', secret: 'constructor', from: false, to: 'any' },
-    ]);
+    expect(policyChanges(policy(''), policy('[exec]\nconstructor = true\n'))).to.deep.equal([{ what: 'exec', secret: 'constructor', from: false, to: 'any' }]);
   });
 });

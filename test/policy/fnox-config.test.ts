@@ -45,7 +45,7 @@ describe('parseFnoxConfig: [secrets]', () => {
     expect(parseFnoxConfig(`[secrets]\nA = { value = "${P1}" }\n`).secrets).to.deep.equal({});
   });
 
-  it('lets an entry\'s own provider override default_provider', () => {
+  it("lets an entry's own provider override default_provider", () => {
     const c = parseFnoxConfig(`default_provider = "age"\n[secrets]\nA = { value = "${P1}" }\nB = { provider = "seven", value = "${P2}" }\n`);
     expect(c.secrets).to.deep.equal({ B: P2 });
   });
@@ -56,12 +56,12 @@ describe('parseFnoxConfig: [secrets]', () => {
   });
 
   it('warns about a seven entry whose value is not a placeholder, without echoing the value', () => {
-    const c = parseFnoxConfig(`[secrets]\nA = { provider = "seven", value = "ghp_realSecretValue123" }\nB = { provider = "seven", value = "FNOX_PROXY_0123456789ABCDEF01234567" }\nC = { provider = "seven" }\n`);
+    const c = parseFnoxConfig(
+      `[secrets]\nA = { provider = "seven", value = "ghp_realSecretValue123" }\nB = { provider = "seven", value = "FNOX_PROXY_0123456789ABCDEF01234567" }\nC = { provider = "seven" }\n`,
+    );
     expect(c.secrets).to.deep.equal({});
     expect(c.warnings).to.have.length(3);
-    expect(c.warnings[0]).to.equal(
-      '/etc/fnox/config.toml: secrets.A: value is not a placeholder (fnox_proxy_ and 24 lower-case hex); ignored',
-    );
+    expect(c.warnings[0]).to.equal('/etc/fnox/config.toml: secrets.A: value is not a placeholder (fnox_proxy_ and 24 lower-case hex); ignored');
     for (const w of c.warnings) expect(w).not.to.include('ghp_').and.not.to.include('FNOX_PROXY');
   });
 
@@ -72,7 +72,9 @@ describe('parseFnoxConfig: [secrets]', () => {
   });
 
   it('ignores profiles, imports and other sections', () => {
-    const c = parseFnoxConfig(`imports = ["/tmp/evil.toml"]\n[profiles.prod.secrets]\nA = { provider = "seven", value = "${P1}" }\n[providers.seven]\ntype = "age"\n`);
+    const c = parseFnoxConfig(
+      `imports = ["/tmp/evil.toml"]\n[profiles.prod.secrets]\nA = { provider = "seven", value = "${P1}" }\n[providers.seven]\ntype = "age"\n`,
+    );
     expect(c).to.deep.equal({ secrets: {}, rules: [], warnings: [] });
   });
 
@@ -86,7 +88,9 @@ describe('parseFnoxConfig: [secrets]', () => {
 
 describe('parseFnoxConfig: [[proxy.rules]]', () => {
   it('normalises a full rule: header lower-cased, methods upper-cased, paths kept', () => {
-    const c = parseFnoxConfig(rule('secret = "GITHUB_TOKEN"\ndomain = "api.github.com"\nheader = "X-Api-Key"\nmethods = ["get", "Post"]\npaths = ["/repos/*/releases", "/user/**"]'));
+    const c = parseFnoxConfig(
+      rule('secret = "GITHUB_TOKEN"\ndomain = "api.github.com"\nheader = "X-Api-Key"\nmethods = ["get", "Post"]\npaths = ["/repos/*/releases", "/user/**"]'),
+    );
     expect(c.warnings).to.deep.equal([]);
     expect(c.rules).to.deep.equal([
       { secret: 'GITHUB_TOKEN', domain: 'api.github.com', header: 'x-api-key', methods: ['GET', 'POST'], paths: ['/repos/*/releases', '/user/**'] },
@@ -110,7 +114,7 @@ describe('parseFnoxConfig: [[proxy.rules]]', () => {
     expect(c.rules[0]).to.deep.include({ methods: ['GET'], paths: ['/a'] });
   });
 
-  it('ignores keys of a rule other than the five (fnox\'s placeholder and env)', () => {
+  it("ignores keys of a rule other than the five (fnox's placeholder and env)", () => {
     const c = parseFnoxConfig(rule(`secret = "NPM_TOKEN"\ndomain = "registry.npmjs.org"\nplaceholder = "${P1}"\nenv = "X"`));
     expect(c.rules).to.deep.equal([NPM]);
     expect(c.warnings).to.deep.equal([]);
@@ -197,7 +201,9 @@ describe('parseFnoxConfig: [[proxy.rules]]', () => {
 
   it('reports each bad rule with its index and keeps every good one', () => {
     const c = parseFnoxConfig(
-      rule('secret = "GITHUB_TOKEN"\ndomain = "API.GITHUB.COM"\n\n[[proxy.rules]]\nsecret = "NPM_TOKEN"\ndomain = "registry.npmjs.org"\n\n[[proxy.rules]]\nsecret = "NPM_TOKEN"\ndomain = "npm.example"\npaths = ["x"]\n\n[[proxy.rules]]\nsecret = "GITHUB_TOKEN"\ndomain = "api.github.com"'),
+      rule(
+        'secret = "GITHUB_TOKEN"\ndomain = "API.GITHUB.COM"\n\n[[proxy.rules]]\nsecret = "NPM_TOKEN"\ndomain = "registry.npmjs.org"\n\n[[proxy.rules]]\nsecret = "NPM_TOKEN"\ndomain = "npm.example"\npaths = ["x"]\n\n[[proxy.rules]]\nsecret = "GITHUB_TOKEN"\ndomain = "api.github.com"',
+      ),
     );
     expect(c.rules.map((r) => r.domain)).to.deep.equal(['registry.npmjs.org', 'api.github.com']);
     expect(c.warnings.map((w) => w.match(/proxy\.rules\[\d\]/)?.[0])).to.deep.equal(['proxy.rules[0]', 'proxy.rules[2]']);
@@ -212,7 +218,7 @@ describe('parseFnoxConfig: [[proxy.rules]]', () => {
 });
 
 describe('parseFnoxConfig: TOML', () => {
-  it('turns a syntax error into a warning with the parser\'s message and line', () => {
+  it("turns a syntax error into a warning with the parser's message and line", () => {
     const c = parseFnoxConfig(`${SECRETS}[[proxy.rules]\nsecret = "A"\n`);
     expect(c).to.deep.include({ secrets: {}, rules: [] });
     expect(c.warnings).to.have.length(1);
@@ -238,7 +244,21 @@ describe('checkDomain', () => {
     it(`accepts ${ok}`, () => expect(checkDomain(ok)).to.equal(ok));
   }
   it('normalises one trailing dot away', () => expect(checkDomain('api.github.com.')).to.equal('api.github.com'));
-  for (const bad of ['', '.', 'a..b', 'api.github.com..', '-a.example', 'a-.example', 'a_b.example', 'bücher.example', 'a b.example', '[::1]', '127.1', '0x7f.0.0.1', `${'a'.repeat(64)}.example`]) {
+  for (const bad of [
+    '',
+    '.',
+    'a..b',
+    'api.github.com..',
+    '-a.example',
+    'a-.example',
+    'a_b.example',
+    'bücher.example',
+    'a b.example',
+    '[::1]',
+    '127.1',
+    '0x7f.0.0.1',
+    `${'a'.repeat(64)}.example`,
+  ]) {
     it(`refuses ${JSON.stringify(bad)}`, () => expect(checkDomain(bad)).to.have.property('error'));
   }
 });
