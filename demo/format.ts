@@ -50,6 +50,10 @@ export function auditText(e: AuditEntry): string {
       return `policy ${e.path} ${e.accepted ? 'accepted' : 'not trusted'} (sha256 ${e.sha256.slice(0, 12)}…)${e.warning ? `: ${e.warning}` : ''}${
         e.changes.length ? ` — ${e.changes.map(changeText).join('; ')}` : ''
       }`;
+    case 'export':
+      return `backed up ${e.count} record${e.count === 1 ? '' : 's'}`;
+    case 'import':
+      return `restored from ${e.source === 'import:dotenv' ? 'a .env file' : 'a backup'}: ${e.added} added, ${e.replaced} replaced, ${e.skipped} skipped of ${e.count}`;
   }
 }
 

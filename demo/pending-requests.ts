@@ -47,8 +47,8 @@ export class PendingRequests extends LitElement {
       ${this.waiting.map(
         (r) => html`<div class="warn" data-request=${r.id}>
           <div>
-            <strong>${r.kind === 'value' ? `A value for ${r.name}` : r.kind === 'oauth' ? `Sign in to ${r.provider}` : `A key from another device for ${r.provider}`}</strong>
-            <span class="muted">asked by uid ${r.uid} (${r.tag}), expires ${time(r.expiresAt)}</span>
+            <strong>${r.kind === 'value' ? `A value for ${r.name}` : r.kind === 'oauth' ? `Sign in to ${r.provider}` : r.kind === 'backup' ? 'A backup, in the vault popup' : r.kind === 'restore' ? 'A restore, in the vault popup' : `A key from another device for ${r.provider}`}</strong>
+            <span class="muted">asked by ${r.uid === undefined ? 'this page' : `uid ${r.uid} (${r.tag})`}, expires ${time(r.expiresAt)}</span>
           </div>
           ${r.prompt ? html`<div>The program says (untrusted): <q>${r.prompt}</q></div>` : ''}
           <form class="row" @submit=${(e: SubmitEvent) => this.answer(e, r)}>

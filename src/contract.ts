@@ -73,7 +73,10 @@ export interface LockKinds {
 }
 export type LockState = LockKinds | null;
 
-export type PendingKind = 'value' | 'oauth' | 'jerk-seal';
+/** `value`, `oauth` and `jerk-seal` come from /dev/sealed; `backup` and `restore` from the page's `export` and `import`. */
+export type PendingKind = 'value' | 'oauth' | 'jerk-seal' | BackupRequestKind;
+/** The page's requests for the person to back up (`export`) or restore (`import`) in the popup. */
+export type BackupRequestKind = 'backup' | 'restore';
 export interface PendingRequest {
   id: string;
   kind: PendingKind;
@@ -81,8 +84,9 @@ export interface PendingRequest {
   provider?: string;
   /** Untrusted, agent-written text of at most 200 characters. */
   prompt?: string;
-  uid: number;
-  tag: string;
+  /** The kernel caller of a /dev/sealed request; absent on the page's `backup` and `restore`. */
+  uid?: number;
+  tag?: string;
   createdAt: EpochMs;
   expiresAt: EpochMs;
 }
@@ -156,7 +160,26 @@ export interface PolicyEntry {
   changes: PolicyChange[];
   warning?: string;
 }
-export type AuditEntry = ForwardEntry | McpEntry | RevealEntry | SealEntry | RemoveEntry | PolicyEntry;
+/** A backup made in the popup: `count` records, removed ones included (README, Backup and restore). */
+export interface ExportEntry {
+  seq: number;
+  at: EpochMs;
+  type: 'export';
+  count: number;
+}
+/** A restore confirmed in the popup: `count` records in the file; `skipped` were unchanged or invalid. */
+export interface ImportEntry {
+  seq: number;
+  at: EpochMs;
+  type: 'import';
+  source: ImportSource;
+  count: number;
+  added: number;
+  replaced: number;
+  skipped: number;
+}
+export type ImportSource = 'import:slicc-vault' | 'import:dotenv';
+export type AuditEntry = ForwardEntry | McpEntry | RevealEntry | SealEntry | RemoveEntry | PolicyEntry | ExportEntry | ImportEntry;
 
 export interface AuditPage {
   audit: AuditEntry[];
@@ -334,6 +357,8 @@ export type Op =
   | { op: 'cancel'; request: string }
   | { op: 'lock' }
   | { op: 'dismissBackupReminder' }
+  | { op: 'export' }
+  | { op: 'import' }
   | { op: 'policy'; files: Attestation[] }
   | {
       op: 'forward';
@@ -382,6 +407,8 @@ export type OpReply =
   | { op: 'cancel'; state: RequestStateName }
   | { op: 'lock' }
   | { op: 'dismissBackupReminder'; backupReminder: BackupReminder }
+  /** The pending `backup` (`restore`) request's id: the person finishes or cancels it in the popup. */
+  | { op: 'export' | 'import'; request: string }
   | ({ op: 'policy' } & PolicyResult)
   | ({ op: 'forward' } & ForwardResult);
 
@@ -440,6 +467,31 @@ export interface ButtonAvailability {
   type: 'slicc-vault-button';
   v: 1;
   availability: Availability;
+}
+
+// ── Backups ─────────────────────────────────────────────────────────────────────────────
+
+/** One record in a backup's plaintext: the record's fields and its value. */
+export interface BackupRecord {
+  name: string;
+  kind: RecordKind;
+  source: Source;
+  placeholder: string;
+  value: string;
+  createdAt: EpochMs;
+  updatedAt: EpochMs;
+  removedAt?: EpochMs;
+  expiresAt?: EpochMs;
+  provider?: string;
+  account?: string;
+}
+/** A backup's plaintext (UTF-8 JSON inside an ASCII-armored age file encrypted to a passphrase). */
+export interface BackupFile {
+  format: 'slicc-vault-backup';
+  v: 1;
+  namespace: string;
+  exportedAt: EpochMs;
+  records: BackupRecord[];
 }
 
 // ── Deployment ──────────────────────────────────────────────────────────────────────────

@@ -34,15 +34,14 @@ const PAGE_FIELDS: Record<string, readonly string[]> = {
   cancel: ['request'],
   lock: [],
   dismissBackupReminder: [],
+  export: [],
+  import: [],
   sealed: ['req', 'stamp'],
   policy: ['files'],
   forward: ['head', 'body', 'owner', 'exit', 'rawTraits'],
 };
 
-const NOT_BUILT: Record<string, string> = {
-  import: 'import is not built yet',
-  export: 'export is not built yet',
-};
+const NOT_BUILT: Record<string, string> = {};
 
 type Fields = Record<string, unknown>;
 
@@ -166,6 +165,10 @@ export class Gateway {
         return {};
       case 'dismissBackupReminder':
         return vault.dismissBackupReminder(namespace);
+      case 'export':
+        return vault.askBackup(namespace, 'backup');
+      case 'import':
+        return vault.askBackup(namespace, 'restore');
       case 'policy':
         return vault.applyPolicy(namespace, fields.files);
       case 'forward':

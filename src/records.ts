@@ -7,6 +7,8 @@ import { emptyMeta, type NamespaceMeta, type StoredAudit, type StoredRecord, typ
 import { VaultError, enoent } from './errors.ts';
 import { decryptValue, encryptValue } from './keys.ts';
 import { newPlaceholder } from './validate.ts';
+import type { ImportSource } from './contract.ts';
+import type { RestoreWrite } from './backup.ts';
 
 export const PURGE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
 export const AUDIT_PAGE = 100;
@@ -162,6 +164,90 @@ export class Records {
     return (await this.db.get('namespaces', namespace)) ?? emptyMeta(namespace);
   }
 
+  /**
+   * A backup was handed to the browser (README, Backup and restore): `exportedAt`, the `export`
+   * audit entry and the end of the page's `backup` request, in one transaction.
+   */
+  async exported(namespace: string, count: number, request?: string): Promise<number> {
+    const now = this.now();
+    const tx = this.db.transaction(['namespaces', 'audit', 'requests'], 'readwrite');
+    const meta = (await tx.objectStore('namespaces').get(namespace)) ?? emptyMeta(namespace);
+    await tx.objectStore('namespaces').put({ ...meta, exportedAt: now });
+    await addAudit(tx, namespace, now, { type: 'export', count });
+    if (request) await endRequest(tx, namespace, request, now);
+    await tx.done;
+    return now;
+  }
+
+  /**
+   * A confirmed restore: every write of the plan, the scrub version, the `import` audit entry and
+   * the end of the page's `restore` request, in ONE transaction. Values are encrypted first
+   * (WebCrypto can't run inside a transaction); then, inside it, each record must still be the one
+   * the preview saw and each new placeholder still free, or nothing is written (EAGAIN).
+   */
+  async import(
+    namespace: string,
+    key: CryptoKey,
+    writes: RestoreWrite[],
+    audit: { source: ImportSource; count: number; added: number; replaced: number; skipped: number },
+    request?: string,
+  ): Promise<void> {
+    const now = this.now();
+    const prepared = await Promise.all(
+      writes.map(async (w) => {
+        const id = w.replaces ?? crypto.randomUUID();
+        return { w, id, sealed: await encryptValue(key, w.value, { id, namespace, name: w.name }) };
+      }),
+    );
+    const tx = this.db.transaction(['records', 'namespaces', 'audit', 'requests'], 'readwrite');
+    const records = tx.objectStore('records');
+    const changed = () => new VaultError('EAGAIN', 'the vault changed while you looked at the preview; choose the file again');
+    try {
+      const [byName, byPlaceholder] = await Promise.all([
+        Promise.all(prepared.map(({ w }) => records.index('byName').get([namespace, w.name]))),
+        Promise.all(prepared.map(({ w }) => (w.replaces ? undefined : records.index('byPlaceholder').getKey(w.placeholder)))),
+      ]);
+      for (const [i, { w }] of prepared.entries()) {
+        if (byName[i]?.id !== w.replaces || byPlaceholder[i] !== undefined) throw changed();
+      }
+      await Promise.all(
+        prepared.map(({ w, id, sealed }, i) => {
+          const existing = byName[i];
+          const record: StoredRecord = {
+            id,
+            namespace,
+            name: w.name,
+            kind: w.kind,
+            source: audit.source,
+            placeholder: w.placeholder,
+            ...sealed,
+            createdAt: existing?.createdAt ?? w.createdAt ?? now,
+            updatedAt: now,
+            ...(existing?.usedAt !== undefined && { usedAt: existing.usedAt }),
+            ...(w.removedAt !== undefined && { removedAt: w.removedAt }),
+            ...(w.expiresAt !== undefined && { expiresAt: w.expiresAt }),
+            ...(w.provider !== undefined && { provider: w.provider }),
+            ...(w.account !== undefined && { account: w.account }),
+          };
+          return records.put(record);
+        }),
+      );
+      if (writes.length > 0) await this.bump(tx as unknown as WriteTx, namespace);
+      await addAudit(tx, namespace, now, { type: 'import', ...audit });
+      if (request) await endRequest(tx, namespace, request, now);
+      await tx.done;
+    } catch (error) {
+      try {
+        tx.abort();
+      } catch {
+        // it had already finished or aborted
+      }
+      await tx.done.catch(() => {});
+      if ((error as DOMException)?.name === 'ConstraintError') throw changed();
+      throw error;
+    }
+  }
+
   async dismissReminder(namespace: string): Promise<void> {
     const tx = this.db.transaction('namespaces', 'readwrite');
     const meta = (await tx.store.get(namespace)) ?? emptyMeta(namespace);
@@ -228,6 +314,15 @@ export class Records {
 }
 
 type WriteTx = IDBPTransaction<VaultSchema, ('records' | 'namespaces' | 'audit')[], 'readwrite'>;
+
+/** Ends the namespace's pending request `id` as done, inside a transaction with `requests`. */
+async function endRequest(tx: IDBPTransaction<VaultSchema, any, 'readwrite'>, namespace: string, id: string, now: number) {
+  const store = tx.objectStore('requests');
+  const request = await store.get(id);
+  if (request && request.namespace === namespace && request.state === 'pending' && now < request.expiresAt) {
+    await store.put({ ...request, state: 'done' });
+  }
+}
 
 /** Adds an audit entry inside a transaction that includes the `audit` store. */
 export async function addAudit(tx: IDBPTransaction<VaultSchema, any, 'readwrite'>, namespace: string, at: number, entry: AuditDraft): Promise<void> {

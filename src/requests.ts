@@ -13,8 +13,9 @@ export interface StoredRequest {
   provider?: string;
   prompt?: string;
   oauth?: Record<string, unknown>;
-  uid: number;
-  tag: string;
+  /** The kernel caller; absent on the page's `backup` and `restore` requests. */
+  uid?: number;
+  tag?: string;
   createdAt: number;
   expiresAt: number;
   /** `pending` until answered or cancelled; `expired` is computed from `expiresAt`. */
@@ -49,8 +50,8 @@ export function pendingOf(r: StoredRequest): PendingRequest {
     ...(r.name !== undefined && { name: r.name }),
     ...(r.provider !== undefined && { provider: r.provider }),
     ...(r.prompt !== undefined && { prompt: r.prompt }),
-    uid: r.uid,
-    tag: r.tag,
+    ...(r.uid !== undefined && { uid: r.uid }),
+    ...(r.tag !== undefined && { tag: r.tag }),
     createdAt: r.createdAt,
     expiresAt: r.expiresAt,
   };
@@ -68,7 +69,15 @@ export class Requests {
     const now = this.now();
     const tx = this.db.transaction('requests', 'readwrite');
     const mine = await tx.store.index('byNamespace').getAll(namespace);
-    if (mine.some((r) => r.uid === fields.uid && stateAt(r, now) === 'pending')) {
+    const pending = mine.filter((r) => stateAt(r, now) === 'pending');
+    if (fields.uid === undefined) {
+      // The page's backup or restore: one at a time per kind, so asking again answers the same one.
+      const same = pending.find((r) => r.uid === undefined && r.kind === fields.kind);
+      if (same) {
+        await tx.done;
+        return same;
+      }
+    } else if (pending.some((r) => r.uid === fields.uid)) {
       tx.abort();
       await tx.done.catch(() => {});
       throw new VaultError('EAGAIN', `uid ${fields.uid} already has a pending request; wait for it or cancel it`);

@@ -157,7 +157,7 @@ async function answer(vault: Vault, namespace: string, request: SealedRequest, s
       const now = vault.now();
       if (request.id !== undefined) return statusOf(await visible(vault, namespace, request.id, stamp), now);
       const all = await vault.requests.all(namespace);
-      return { requests: all.filter((r) => stamp.uid === 0 || r.uid === stamp.uid).map((r) => statusOf(r, now)) };
+      return { requests: all.filter((r) => r.uid !== undefined && (stamp.uid === 0 || r.uid === stamp.uid)).map((r) => statusOf(r, now)) };
     }
     case 'cancel': {
       const mine = await visible(vault, namespace, request.id, stamp);
@@ -171,6 +171,6 @@ async function answer(vault: Vault, namespace: string, request: SealedRequest, s
 /** A request the caller may see: its own, or any for root; others are ENOENT. */
 async function visible(vault: Vault, namespace: string, id: string, stamp: Stamp) {
   const request = await vault.requests.get(namespace, id);
-  if (stamp.uid !== 0 && request.uid !== stamp.uid) throw enoent('there is no request with that id');
+  if (request.uid === undefined || (stamp.uid !== 0 && request.uid !== stamp.uid)) throw enoent('there is no request with that id');
   return request;
 }

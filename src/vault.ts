@@ -288,6 +288,15 @@ export class Vault {
     );
   }
 
+  /**
+   * The page's `export` (`import`): a pending `backup` (`restore`) request the person finishes or
+   * cancels in the popup (README, Backup and restore). Asking again answers the same request.
+   */
+  async askBackup(namespace: string, kind: 'backup' | 'restore') {
+    const request = await this.request(namespace, { kind });
+    return { request: request.id };
+  }
+
   async dismissBackupReminder(namespace: string) {
     await this.records.dismissReminder(namespace);
     await this.announce(namespace, ['status']);
