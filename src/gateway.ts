@@ -177,13 +177,18 @@ export class Gateway {
     throw new VaultError('ENOTSUP', `${op} is not an op of this vault`);
   }
 
+  /** Every string of an agent-port reply or error is scrubbed by the session (README, The agent's ops). */
   private async agent(session: AgentSession, op: string, fields: Fields): Promise<object> {
-    if (!AGENT_OPS.includes(op)) throw new VaultError('EACCES', `${op} is not an op of the agent role`);
     const allowed = AGENT_FIELDS[op];
-    if (!allowed) throw new VaultError('ENOTSUP', `${op} is not built yet`);
-    const unknown = Object.keys(fields).find((field) => !allowed.includes(field));
-    if (unknown) throw einval(`${op} has no field ${unknown}`);
-    return session.answer(op, fields);
+    try {
+      // The op and field names the agent sent never go back into a message.
+      if (!AGENT_OPS.includes(op)) throw new VaultError('EACCES', 'that op is not an op of the agent role');
+      if (!allowed) throw new VaultError('ENOTSUP', `${op} is not built yet`);
+      if (Object.keys(fields).some((field) => !allowed.includes(field))) throw einval(`${op} takes only ${allowed.join(', ')}`);
+    } catch (error) {
+      throw await session.refuse(error);
+    }
+    return session.reply(op, fields);
   }
 
   /** Pushes events to this document's page ports of the namespace (all namespaces for `null`). */

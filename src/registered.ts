@@ -47,7 +47,7 @@ export function checkRegistration(model: unknown, mcp: unknown): Registered {
       const e = entry as Partial<McpServerEntry> | null;
       if (!e || typeof e !== 'object') throw einval(`mcp[${i}] must be a URL or { server, url, names? }`);
       const extra = Object.keys(e).find((k) => !['server', 'url', 'names'].includes(k));
-      if (extra) throw einval(`mcp[${i}] has no field ${extra}`);
+      if (extra) throw einval(`mcp[${i}] takes only server, url and names`);
       if (typeof e.server !== 'string' || !e.server || e.server.length > 128) throw einval(`mcp[${i}].server must be a name of 1 to 128 characters`);
       const url = checkUrl(`mcp[${i}].url`, e.url, true);
       if (e.names !== undefined && (!Array.isArray(e.names) || !e.names.every((n) => typeof n === 'string' && NAME.test(n)))) {

@@ -1,7 +1,7 @@
 // The response of a forwarded request, over the port bios transferred with `forward` (README,
 // Forward): every part comes back scrubbed over the namespace's values: status text, URL, each
-// header name and value, the body as a stream (a held tail under 16 bytes goes after 250 ms
-// without input), and the error message.
+// header name and value, the body as a stream (its held tail goes, scrubbed, after 250 ms
+// without input; a form completing after that has its rest replaced), and the error message.
 import type { ResponsePart } from './contract.ts';
 import { IDLE_MS, type Scrubber } from './scrubber.ts';
 
@@ -18,6 +18,13 @@ export function relayResponse(port: MessagePort, scrubber: Scrubber): void {
     sendBody(body.end());
     send(last);
     port.close();
+  };
+
+  // A timer may fire a little early by the stream's clock: then it waits the rest.
+  const release = () => {
+    const wait = body.idleIn();
+    if (wait > 0) idle = setTimeout(release, wait);
+    else sendBody(body.idle());
   };
 
   port.onmessage = ({ data }: MessageEvent<ResponsePart>) => {
@@ -39,7 +46,7 @@ export function relayResponse(port: MessagePort, scrubber: Scrubber): void {
         if (!(data.chunk instanceof Uint8Array)) return;
         clearTimeout(idle);
         sendBody(body.push(data.chunk));
-        idle = setTimeout(() => sendBody(body.idle()), IDLE_MS);
+        idle = setTimeout(release, IDLE_MS);
         break;
       case 'end':
         finish({ op: 'end' });

@@ -1,14 +1,21 @@
-// The vault's scrubber: replaces every form of every value (raw, base64/base64url at three
-// alignments, hex, url, json) in bytes, strings or streams, leftmost-longest, never rescanning
-// its own output. Design and measured figures: docs/scrubber.md.
+// The vault's scrubber (README, The scrubber): replaces every form of every value (raw,
+// base64/base64url at three alignments, also wrapped in lines, hex in any case, url as three
+// encoders write it, json with any escapes) in bytes, strings or streams, leftmost-longest, never
+// rescanning its own output. Streams hold back a fixed number of bytes, so what they release
+// never depends on what the text resembles. Design, forms and measured figures: docs/scrubber.md.
 import type { ScrubHit } from './contract.ts';
 
-/** The owner calls `idle()` after this long without input. */
+/** A stream's `idle()` releases its held tail only this long after its last `push`. */
 export const IDLE_MS = 250;
-/** `idle()` releases a held tail only when it is shorter than this. */
-export const IDLE_RELEASE_MAX = 16;
-/** The shortest value (in UTF-8 bytes) the scrubber accepts, and the shortest pattern it builds. */
+/** The shortest value (in UTF-8 bytes) the scrubber accepts. */
 export const MIN_VALUE_BYTES = 8;
+/** The longest value (in UTF-8 bytes) the scrubber accepts. */
+const MAX_VALUE_BYTES = 2 ** 20;
+/**
+ * The most bytes any form spends on one byte of a value: JSON's `\u0041` for an ASCII character.
+ * A stream's horizon H is this times the longest value; it holds back H - 1 bytes.
+ */
+export const MAX_FORM_GROWTH = 6;
 
 export interface ScrubValue {
   name: string;
@@ -16,23 +23,39 @@ export interface ScrubValue {
   value: string;
 }
 
+export interface ScrubStreamOptions {
+  /** Defaults to IDLE_MS. */
+  idleMs?: number;
+  /** The clock `idle()` is measured by, in ms; defaults to `performance.now`. */
+  now?: () => number;
+}
+
 export interface Scrubber {
   /** UTF-8 encodes, scrubs and decodes (lone surrogates become U+FFFD, as with TextEncoder). */
   redact(text: string): { text: string; hits: ScrubHit[] };
   /** Without hits, returns `bytes` itself. */
   redactBytes(bytes: Uint8Array): { bytes: Uint8Array; hits: ScrubHit[] };
-  stream(): ScrubStream;
-  /** Distinct byte patterns compiled (every form of every value). */
+  stream(options?: ScrubStreamOptions): ScrubStream;
+  /** Distinct patterns compiled (every spelling of every form of every value). */
   readonly patterns: number;
   /** Bytes held by the compiled tables. */
   readonly tableBytes: number;
+  /** What a stream holds back: H - 1 bytes, H = MAX_FORM_GROWTH × the longest value (0 without values). */
+  readonly hold: number;
 }
 
 export interface ScrubStream {
-  /** Returns what can be released now, scrubbed; may be a view of `chunk`. */
+  /** Scans the chunk and releases, scrubbed, everything but the last `hold` bytes seen. May be a view of `chunk`. */
   push(chunk: Uint8Array): Uint8Array;
-  /** Releases a held tail shorter than IDLE_RELEASE_MAX as it is (a whole value in it replaced); a longer one stays held. */
+  /**
+   * Once `idleMs` have passed since the last `push` (by the stream's clock), releases the whole
+   * held tail, scrubbed; earlier, an empty chunk. The stream keeps matching across the release:
+   * a form that began in released bytes and completes later has its unreleased rest replaced
+   * (hit form `partial`).
+   */
   idle(): Uint8Array;
+  /** Milliseconds until `idle()` would release (0: now). */
+  idleIn(): number;
   /** Releases the rest, scrubbed. The stream can't be used after this. */
   end(): Uint8Array;
   /** Totals so far. */
@@ -47,19 +70,46 @@ const EMPTY = new Uint8Array(0);
 const BLOOM_BITS_PER_GRAM = 16;
 const BLOOM_MAX_BITS = 20;
 const GRAM_MAX_BITS = 18;
-const MAX_VALUE_BYTES = 2 ** 20;
-const MAX_PATTERN = 2 ** 24; // bytes: above any form of a 1 MiB value (6 bytes per byte at most)
 const GOLDEN = 0x9e3779b1;
 const GOLDEN2 = 0x85ebca6b;
 const GOLDEN3 = 0xc2b2ae35;
+/** Grams are compared with every byte's 0x20 bit set: 'A' and 'a' (and '@' and '`') look alike. */
+const FOLD = 0x20202020;
 
 // ── Forms ──────────────────────────────────────────────────────────────────────────────
 
-const B64 = enc.encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/');
-const B64URL = enc.encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_');
-const HEX = enc.encode('0123456789abcdef');
-const HEX_UPPER = enc.encode('0123456789ABCDEF');
+/** How a pattern is verified against the input. */
+const EXACT = 0; // the bytes as they are (raw)
+const B64 = 1; // the bytes as they are, with one LF or CRLF allowed between any two of them
+const HEX = 2; // pairs of hex digits in any case, decoding to the value
+const URL = 3; // %XX in any case, + for a space, or the byte itself, decoding to the value
+const JSON_ = 4; // a JSON string's content (any escape, \uXXXX in any case), decoding to the value
+// Kinds from HEX on decode the input and compare it with the value's raw bytes.
+
+/**
+ * A decoding pattern (hex, url, json) keeps only this many of its first bytes: the filter reads
+ * at most 11 and the key 12; verification decodes the input against the value's raw bytes.
+ */
+const DECODING_PREFIX = 16;
+/** The most input bytes a pattern of `len` bytes over a value of `raw` bytes can span. */
+const spanOf = (kind: number, len: number, raw: number) =>
+  kind === EXACT ? len : kind === B64 ? 3 * len - 2 : kind === HEX ? 2 * raw : kind === URL ? 3 * raw : MAX_FORM_GROWTH * raw;
+
+const B64_STD = enc.encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/');
+const B64_URL = enc.encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_');
 const EQ = 61; // '='
+/** Bytes that may appear inside a base64 or base64url run. */
+const IS_B64 = new Uint8Array(256);
+for (const c of [...B64_STD, ...B64_URL]) IS_B64[c] = 1;
+/** Hex digit values, 255 for anything else. */
+const HEXVAL = new Uint8Array(256).fill(255);
+for (let i = 0; i < 16; i++) {
+  HEXVAL['0123456789abcdef'.charCodeAt(i)] = i;
+  HEXVAL['0123456789ABCDEF'.charCodeAt(i)] = i;
+}
+/** JSON's two-character escapes: the byte each stands for, 0 for none. */
+const JSON_ESCAPE = new Uint8Array(256);
+for (const [c, b] of [['"', 34], ['\\', 92], ['/', 47], ['b', 8], ['f', 12], ['n', 10], ['r', 13], ['t', 9]] as const) JSON_ESCAPE[c.charCodeAt(0)] = b;
 
 /** Base64 of `a` zero bytes followed by `raw`, with padding. */
 function base64(raw: Uint8Array, a: number, chars: Uint8Array): Uint8Array {
@@ -76,35 +126,135 @@ function base64(raw: Uint8Array, a: number, chars: Uint8Array): Uint8Array {
   return out;
 }
 
-function hex(raw: Uint8Array, chars: Uint8Array): Uint8Array {
+const LOWER_HEX = enc.encode('0123456789abcdef');
+/** Bytes each URL encoder leaves as they are (all write the others as %XX, the form encoder a space as +). */
+const unreserved = (extra: string) => {
+  const set = new Uint8Array(256);
+  for (const c of enc.encode(`ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789${extra}`)) set[c] = 1;
+  return set;
+};
+const URL_ENCODERS: [keep: Uint8Array, plus: boolean][] = [
+  [unreserved("-_.!~*'()"), false], // encodeURIComponent
+  [unreserved('*-._'), true], // URLSearchParams (application/x-www-form-urlencoded)
+  [unreserved('-_.~'), false], // RFC 3986 unreserved only: Python's quote(safe='')
+];
+
+/** A growing byte buffer for building spellings without strings. */
+class Writer {
+  buf: Uint8Array;
+  at = 0;
+  constructor(size: number) {
+    this.buf = new Uint8Array(size);
+  }
+  byte(b: number) {
+    this.buf[this.at++] = b;
+  }
+  /** `\uXXXX` with lower-case hex digits. */
+  u(code: number) {
+    const { buf } = this;
+    buf[this.at++] = 92;
+    buf[this.at++] = 117;
+    for (let shift = 12; shift >= 0; shift -= 4) buf[this.at++] = LOWER_HEX[(code >> shift) & 15];
+  }
+  done(): Uint8Array {
+    return this.buf.slice(0, this.at);
+  }
+}
+
+function hexForm(raw: Uint8Array): Uint8Array {
   const out = new Uint8Array(raw.length * 2);
-  raw.forEach((b, i) => {
-    out[2 * i] = chars[b >> 4];
-    out[2 * i + 1] = chars[b & 15];
-  });
+  for (let i = 0; i < raw.length; i++) {
+    out[2 * i] = LOWER_HEX[raw[i] >> 4];
+    out[2 * i + 1] = LOWER_HEX[raw[i] & 15];
+  }
   return out;
 }
 
-/** Every encoded form of a value, in a fixed order; duplicates and forms equal to raw are dropped later. */
-function encodedForms(value: string, raw: Uint8Array): [form: string, bytes: Uint8Array][] {
-  const out: [string, Uint8Array][] = [];
+function urlForm(raw: Uint8Array, keep: Uint8Array, plus: boolean): Uint8Array {
+  const w = new Writer(raw.length * 3);
+  for (const b of raw) {
+    if (keep[b]) w.byte(b);
+    else if (plus && b === 32) w.byte(43);
+    else {
+      w.byte(37);
+      w.byte(LOWER_HEX[b >> 4]);
+      w.byte(LOWER_HEX[b & 15]);
+    }
+  }
+  return w.done();
+}
+
+// Which characters a JSON writer escapes as \uXXXX, besides what JSON requires.
+const ESC_GO = 1; // Go's encoding/json: < > & U+2028 U+2029
+const ESC_NON_ASCII = 2; // ASCII-only writers: Python's and PHP's defaults
+const ESC_ALL = 4; // every character
+/** JSON's short escapes for the bytes that have one. */
+const SHORT_ESCAPE = new Uint8Array(256);
+for (const [b, c] of [[34, '"'], [92, '\\'], [8, 'b'], [12, 'f'], [10, 'n'], [13, 'r'], [9, 't']] as const) SHORT_ESCAPE[b] = c.charCodeAt(0);
+
+/**
+ * A JSON string's content as a writer writes it, from the value's UTF-8: `slash` writes `/` as
+ * `\/` (PHP); `escape` (ESC_* bits) says which characters become `\uXXXX` (UTF-16 code units, so
+ * astral ones as a surrogate pair). Everything else as JSON.stringify writes it.
+ */
+function jsonForm(raw: Uint8Array, slash: boolean, escape: number): Uint8Array {
+  const w = new Writer(raw.length * MAX_FORM_GROWTH);
+  for (let i = 0; i < raw.length; ) {
+    const b = raw[i];
+    const size = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
+    let cp = size === 1 ? b : b & (0x7f >> size);
+    for (let k = 1; k < size; k++) cp = (cp << 6) | (raw[i + k] & 63);
+    const go = cp === 60 || cp === 62 || cp === 38 || cp === 0x2028 || cp === 0x2029;
+    if (escape & ESC_ALL || (escape & ESC_GO && go) || (escape & ESC_NON_ASCII && cp > 0x7f)) {
+      if (cp > 0xffff) {
+        w.u(0xd800 + ((cp - 0x10000) >> 10));
+        w.u(0xdc00 + ((cp - 0x10000) & 0x3ff));
+      } else w.u(cp);
+    } else if (SHORT_ESCAPE[b] && size === 1) {
+      w.byte(92);
+      w.byte(SHORT_ESCAPE[b]);
+    } else if (b < 0x20) w.u(b);
+    else if (slash && b === 47) {
+      w.byte(92);
+      w.byte(47);
+    } else for (let k = 0; k < size; k++) w.byte(raw[i + k]);
+    i += size;
+  }
+  return w.done();
+}
+
+/** Every spelling of every encoded form of a value; duplicates and base64 equal to raw are dropped later. */
+function encodedForms(raw: Uint8Array): [form: string, kind: number, bytes: Uint8Array][] {
+  const out: [string, number, Uint8Array][] = [];
   const n = raw.length;
   for (let a = 0; a < 3; a++) {
     // The value's bytes after `a` unknown bytes: keep only the characters made of value bits alone.
-    const std = base64(raw, a, B64);
-    const url = base64(raw, a, B64URL);
+    const std = base64(raw, a, B64_STD);
+    const url = base64(raw, a, B64_URL);
     const from = Math.ceil((8 * a) / 6);
     const to = Math.floor((8 * (a + n)) / 6);
-    out.push(['base64', std.subarray(from, to)], ['base64url', url.subarray(from, to)]);
+    out.push(['base64', B64, std.subarray(from, to)], ['base64url', B64, url.subarray(from, to)]);
     // The value ending padded data: its last partial character (zero bits after it), then '='.
-    if ((a + n) % 3) out.push(['base64', std.subarray(from)], ['base64url', url.subarray(from)]);
+    if ((a + n) % 3) out.push(['base64', B64, std.subarray(from)], ['base64url', B64, url.subarray(from)]);
   }
-  out.push(['hex', hex(raw, HEX)], ['hex', hex(raw, HEX_UPPER)]);
-  out.push(['url', enc.encode(encodeURIComponent(value))]);
-  const json = JSON.stringify(value).slice(1, -1);
-  out.push(['json', enc.encode(json)]);
-  // Many JSON writers (Python's default among them) escape everything outside ASCII.
-  if (/[^\0-\x7f]/.test(json)) out.push(['json', enc.encode(json.replace(/[\u0080-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')))]);
+  // Lower case only: verification reads hex digits in any case.
+  out.push(['hex', HEX, hexForm(raw)]);
+  for (const [keep, plus] of URL_ENCODERS) out.push(['url', URL, urlForm(raw, keep, plus)]);
+  // Only the spellings that differ: a writer's escapes matter only where the value has such characters.
+  let has = 0;
+  let slash = false;
+  for (let i = 0; i < n; i++) {
+    const b = raw[i];
+    if (b === 60 || b === 62 || b === 38 || (b === 0xe2 && raw[i + 1] === 0x80 && (raw[i + 2] === 0xa8 || raw[i + 2] === 0xa9))) has |= ESC_GO;
+    if (b > 0x7f) has |= ESC_NON_ASCII;
+    else if (b === 47) slash = true;
+  }
+  for (let e = 0; e <= (ESC_GO | ESC_NON_ASCII); e++) {
+    if ((e & has) !== e) continue;
+    out.push(['json', JSON_, jsonForm(raw, false, e)]);
+    if (slash) out.push(['json', JSON_, jsonForm(raw, true, e)]);
+  }
+  out.push(['json', JSON_, jsonForm(raw, false, ESC_ALL)]);
   return out;
 }
 
@@ -114,8 +264,8 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-function fnv(b: Uint8Array): number {
-  let h = 0x811c9dc5;
+function fnv(b: Uint8Array, seed: number): number {
+  let h = 0x811c9dc5 ^ seed;
   for (let i = 0; i < b.length; i++) h = Math.imul(h ^ b[i], 0x01000193);
   return h & 0x3fffffff; // a small integer, cheap as a Map key
 }
@@ -124,61 +274,72 @@ function fnv(b: Uint8Array): number {
 
 interface Tables {
   count: number; // patterns
-  pat: Uint8Array; // every pattern's bytes, back to back
+  pat: Uint8Array; // every distinct pattern's bytes (and every value's raw bytes), back to back
   off: Int32Array;
   len: Int32Array;
+  kind: Uint8Array;
+  raw: Int32Array; // pattern → offset of its value's raw bytes in `pat`
+  rawLen: Int32Array;
   slot: Int32Array; // pattern → index into slots (one per name and form)
-  rep: Uint8Array[]; // pattern → replacement
+  partial: Int32Array; // pattern → its name's `partial` slot
   slots: { name: string; form: string }[];
-  // Sampling filter on the 4 bytes at x. `bloom` (a bitset small enough to stay in cache): may any
-  // pattern have them among its first `step` grams? If so, bit o of gram[hash] and of gram2[hash2]
-  // (independent hashes): may a pattern have them at offset o? Only then is x - o a candidate start.
+  rep: Uint8Array[]; // slot → replacement
+  // Sampling filter on the folded 4 bytes at x. `bloom` (a bitset small enough to stay in cache):
+  // may any pattern have them among its first `step` grams? If so, bit o of gram[hash] and of
+  // gram2[hash2] (independent hashes): may a pattern have them at offset o? Only then is x - o a
+  // candidate start.
   step: number;
   bloom: Int32Array;
   bloomShift: number;
   gram: Uint8Array;
   gram2: Uint8Array;
   gramShift: number;
-  // Verification: 4-byte prefix → patterns with that prefix, longest first.
-  keys: Uint32Array;
+  // Verification: the key of a start (its first 8 folded bytes, 12 after `\u00`) → patterns.
+  keys: Int32Array;
   keyFrom: Int32Array; // -1 = empty slot
   keyTo: Int32Array;
-  keyShift: number;
+  keyMask: number;
   list: Int32Array;
-  short: Set<number> | null; // (k << 24 | first k bytes), k = 1..3: what a stream's last bytes may start; built on first use
+  /** Longest span of any pattern in input bytes: the stream horizon H. */
+  horizon: number;
 }
 
 function pow2Bits(n: number): number {
   return Math.max(1, Math.ceil(Math.log2(Math.max(2, n))));
 }
 
-const gramAt = (d: Uint8Array, i: number) => (d[i] | (d[i + 1] << 8) | (d[i + 2] << 16) | (d[i + 3] << 24)) >>> 0;
+const gramAt = (d: Uint8Array, i: number) => (d[i] | (d[i + 1] << 8) | (d[i + 2] << 16) | (d[i + 3] << 24)) | FOLD;
+/** `\u00`, folded: starts whose key reads 12 bytes (every JSON escape of ASCII begins so). */
+const U00 = gramAt(enc.encode('\\u00'), 0);
+const mixKey = (a: number, b: number, c: number) => {
+  let h = Math.imul(a, GOLDEN) ^ b;
+  h = Math.imul(h ^ (h >>> 15), GOLDEN2) ^ c;
+  return Math.imul(h ^ (h >>> 13), GOLDEN3) ^ (h >>> 16);
+};
+const isLong = (d: Uint8Array, o: number, len: number) => len >= 12 && gramAt(d, o) === U00;
+const keyOfPattern = (d: Uint8Array, o: number, len: number) => mixKey(gramAt(d, o), gramAt(d, o + 4), isLong(d, o, len) ? gramAt(d, o + 8) : 0);
 
 function build(values: readonly ScrubValue[]): Tables {
-  const pats: Uint8Array[] = [];
-  const patSlot: number[] = [];
-  const reps: Uint8Array[] = [];
-  const firstOfHash = new Map<number, number>(); // FNV hash → first pattern, then chained by sameHash
-  const sameHash: number[] = [];
+  const store: Uint8Array[] = []; // distinct byte strings
+  const storeOf = new Map<number, number[]>();
+  const keep = (bytes: Uint8Array): number => {
+    const h = fnv(bytes, 0);
+    const same = storeOf.get(h);
+    for (const i of same ?? []) if (sameBytes(store[i], bytes)) return i;
+    if (same) same.push(store.length);
+    else storeOf.set(h, [store.length]);
+    return store.push(bytes) - 1;
+  };
+  const pBytes: number[] = [];
+  const pKind: number[] = [];
+  const pRaw: number[] = [];
+  const pSlot: number[] = [];
+  const pPartial: number[] = [];
+  const seen = new Set<number>(); // kind × 2^26 + store index
   const slots: { name: string; form: string }[] = [];
+  const rep: Uint8Array[] = [];
+  // Per name: its slot per form (the first value of a name decides its replacements).
   const slotsByName = new Map<string, Map<string, number>>();
-  const add = (bytes: Uint8Array, forms: Map<string, number>, name: string, form: string, rep: Uint8Array) => {
-    const h = fnv(bytes);
-    const first = firstOfHash.get(h);
-    for (let i = first ?? -1; i >= 0; i = sameHash[i]) if (sameBytes(pats[i], bytes)) return;
-    sameHash.push(first ?? -1);
-    firstOfHash.set(h, pats.length);
-    let slot = forms.get(form);
-    if (slot === undefined) forms.set(form, (slot = slots.push({ name, form }) - 1));
-    pats.push(bytes);
-    patSlot.push(slot);
-    reps.push(rep);
-  };
-  const formsOf = (name: string) => {
-    let forms = slotsByName.get(name);
-    if (!forms) slotsByName.set(name, (forms = new Map()));
-    return forms;
-  };
   const raws = values.map((v, i) => {
     const raw = enc.encode(v.value);
     // The name, never the value, goes into the message.
@@ -186,31 +347,66 @@ function build(values: readonly ScrubValue[]): Tables {
     if (raw.length > MAX_VALUE_BYTES) throw new RangeError(`scrubber: value #${i} (${v.name}) is longer than 1 MiB`);
     return raw;
   });
+  const rawIds = raws.map(keep);
+  const add = (bytes: number, kind: number, v: number, form: string) => {
+    // A decoding pattern is its kind, its value and its first bytes (what the filter and the key read).
+    const id = ((kind >= HEX ? rawIds[v] : 0) * 2 ** 24 + bytes) * 8 + kind;
+    if (seen.has(id)) return;
+    seen.add(id);
+    const name = values[v].name;
+    let forms = slotsByName.get(name);
+    if (!forms) {
+      slotsByName.set(name, (forms = new Map()));
+      forms.set('partial', slots.push({ name, form: 'partial' }) - 1);
+      rep.push(enc.encode(`[redacted:${name}]`));
+    }
+    let slot = forms.get(form);
+    if (slot === undefined) {
+      forms.set(form, (slot = slots.push({ name, form }) - 1));
+      rep.push(form === 'raw' ? enc.encode(values[v].placeholder) : rep[forms.get('partial')!]);
+    }
+    pBytes.push(bytes);
+    pKind.push(kind);
+    pRaw.push(rawIds[v]);
+    pSlot.push(slot);
+    pPartial.push(forms.get('partial')!);
+  };
   // Raw forms first, so a value that is also another's encoded form comes back as its placeholder.
-  values.forEach((v, i) => add(raws[i], formsOf(v.name), v.name, 'raw', enc.encode(v.placeholder)));
-  values.forEach((v, i) => {
-    const rep = enc.encode(`[redacted:${v.name}]`);
-    const forms = formsOf(v.name);
-    for (const [form, bytes] of encodedForms(v.value, raws[i])) if (!sameBytes(bytes, raws[i])) add(bytes, forms, v.name, form, rep);
+  values.forEach((_, i) => add(rawIds[i], EXACT, i, 'raw'));
+  values.forEach((_, i) => {
+    for (const [form, kind, bytes] of encodedForms(raws[i])) {
+      // A decoding form equal to the raw bytes stays: it catches the value with later characters escaped.
+      if (kind === B64 && sameBytes(bytes, raws[i])) continue;
+      add(keep(kind >= HEX ? bytes.subarray(0, DECODING_PREFIX) : bytes), kind, i, form);
+    }
   });
 
-  const count = pats.length;
   let total = 0;
-  let minLen = Infinity;
-  for (const p of pats) {
-    total += p.length;
-    minLen = Math.min(minLen, p.length);
-  }
+  for (const b of store) total += b.length;
   const pat = new Uint8Array(total);
+  const storeOff = new Int32Array(store.length);
+  for (let i = 0, at = 0; i < store.length; at += store[i].length, i++) {
+    storeOff[i] = at;
+    pat.set(store[i], at);
+  }
+  const count = pBytes.length;
   const off = new Int32Array(count);
   const len = new Int32Array(count);
-  const slot = new Int32Array(count);
-  pats.forEach((p, i) => {
-    off[i] = i ? off[i - 1] + len[i - 1] : 0;
-    len[i] = p.length;
-    slot[i] = patSlot[i];
-    pat.set(p, off[i]);
-  });
+  const kind = Uint8Array.from(pKind);
+  const raw = new Int32Array(count);
+  const rawLen = new Int32Array(count);
+  const slot = Int32Array.from(pSlot);
+  const partial = Int32Array.from(pPartial);
+  let minLen = Infinity;
+  let horizon = 0;
+  for (let i = 0; i < count; i++) {
+    off[i] = storeOff[pBytes[i]];
+    len[i] = store[pBytes[i]].length;
+    raw[i] = storeOff[pRaw[i]];
+    rawLen[i] = store[pRaw[i]].length;
+    minLen = Math.min(minLen, len[i]);
+    horizon = Math.max(horizon, spanOf(kind[i], len[i], rawLen[i]));
+  }
 
   // Every start s has a sample in [s, s + step); a pattern has its grams at offsets 0..step-1.
   const step = count ? Math.min(8, minLen - 3) : 1;
@@ -221,12 +417,11 @@ function build(values: readonly ScrubValue[]): Tables {
   const bloom = new Int32Array(1 << (bloomBits - 5));
   const bloomShift = 32 - bloomBits;
   const gramShift = 32 - gramBits;
-  // Verification table, open addressing on the 4-byte prefix.
+  // Verification table, open addressing on the start's key.
   const keyBits = pow2Bits(count * 2);
-  const keys = new Uint32Array(1 << keyBits);
+  const keys = new Int32Array(1 << keyBits);
   const keyFrom = new Int32Array(1 << keyBits).fill(-1);
   const keyTo = new Int32Array(1 << keyBits);
-  const keyShift = 32 - keyBits;
   const keyMask = (1 << keyBits) - 1;
   const keyOf = new Int32Array(count);
   for (let i = 0; i < count; i++) {
@@ -238,15 +433,15 @@ function build(values: readonly ScrubValue[]): Tables {
       gram[Math.imul(v, GOLDEN) >>> gramShift] |= 1 << g;
       gram2[Math.imul(v, GOLDEN2) >>> gramShift] |= 1 << g;
     }
-    const k = gramAt(pat, o);
-    let h = Math.imul(k, GOLDEN) >>> keyShift;
+    const k = keyOfPattern(pat, o, len[i]);
+    let h = k & keyMask;
     while (keyFrom[h] !== -1 && keys[h] !== k) h = (h + 1) & keyMask;
     keys[h] = k;
     keyFrom[h] = 0;
     keyTo[h]++;
     keyOf[i] = h;
   }
-  // Group the patterns by prefix (counting sort), each group longest first.
+  // Group the patterns by key (counting sort), each group in pattern order (raw forms first).
   let at = 0;
   for (let h = 0; h < keys.length; h++) {
     if (keyFrom[h] === -1) continue;
@@ -255,95 +450,190 @@ function build(values: readonly ScrubValue[]): Tables {
     keyTo[h] = keyFrom[h];
   }
   const list = new Int32Array(count);
-  // Longest first, then in order: one native numeric sort of (length, index) keys.
-  const order = new Float64Array(count);
-  for (let i = 0; i < count; i++) order[i] = (MAX_PATTERN - len[i]) * 2 ** 24 + i;
-  order.sort();
-  for (const key of order) {
-    const i = key % 2 ** 24;
-    list[keyTo[keyOf[i]]++] = i;
-  }
+  for (let i = 0; i < count; i++) list[keyTo[keyOf[i]]++] = i;
   return {
-    count,
-    pat,
-    off,
-    len,
-    slot,
-    slots,
-    step,
-    bloom,
-    bloomShift,
-    gram,
-    gram2,
-    gramShift,
-    keys,
-    keyFrom,
-    keyTo,
-    keyShift,
-    list,
-    short: null,
-    rep: reps,
+    count, pat, off, len, kind, raw, rawLen, slot, partial, slots, rep,
+    step, bloom, bloomShift, gram, gram2, gramShift, keys, keyFrom, keyTo, keyMask, list, horizon,
   };
 }
 
 function tableBytes(t: Tables): number {
-  const typed = [t.pat, t.off, t.len, t.slot, t.bloom, t.gram, t.gram2, t.keys, t.keyFrom, t.keyTo, t.list];
+  const typed = [t.pat, t.off, t.len, t.kind, t.raw, t.rawLen, t.slot, t.partial, t.bloom, t.gram, t.gram2, t.keys, t.keyFrom, t.keyTo, t.list];
   return typed.reduce((n, a) => n + a.byteLength, 0) + t.rep.reduce((n, r) => n + r.byteLength, 0);
+}
+
+// ── Verification ───────────────────────────────────────────────────────────────────────
+
+/** The end of pattern p matched at s in d[0, n), or -1. */
+function verify(t: Tables, p: number, d: Uint8Array, s: number, n: number): number {
+  const { pat } = t;
+  switch (t.kind[p]) {
+    case EXACT: {
+      const o = t.off[p] - s;
+      const end = s + t.len[p];
+      if (end > n) return -1;
+      for (let i = s; i < end; i++) if (d[i] !== pat[o + i]) return -1;
+      return end;
+    }
+    case B64: {
+      let i = s;
+      for (let o = t.off[p], end = o + t.len[p]; o < end; o++, i++) {
+        if (o > t.off[p] && i < n) {
+          if (d[i] === 10) i++;
+          else if (d[i] === 13 && i + 1 < n && d[i + 1] === 10) i += 2;
+        }
+        if (i >= n || d[i] !== pat[o]) return -1;
+      }
+      return i;
+    }
+    case HEX: {
+      const o = t.raw[p];
+      const end = s + 2 * t.rawLen[p];
+      if (end > n) return -1;
+      for (let i = s, j = o; i < end; i += 2, j++) {
+        const hi = HEXVAL[d[i]];
+        const lo = HEXVAL[d[i + 1]];
+        if (hi === 255 || lo === 255 || ((hi << 4) | lo) !== pat[j]) return -1;
+      }
+      return end;
+    }
+    case URL: {
+      let i = s;
+      for (let j = t.raw[p], end = j + t.rawLen[p]; j < end; j++) {
+        if (i >= n) return -1;
+        let b = d[i++];
+        if (b === 43) b = 32;
+        else if (b === 37 && i + 1 < n && HEXVAL[d[i]] !== 255 && HEXVAL[d[i + 1]] !== 255) {
+          b = (HEXVAL[d[i]] << 4) | HEXVAL[d[i + 1]];
+          i += 2;
+        }
+        if (b !== pat[j]) return -1;
+      }
+      return i;
+    }
+    default:
+      return verifyJson(pat, t.raw[p], t.rawLen[p], d, s, n);
+  }
+}
+
+/** Four hex digits at i as a number, or -1. */
+function hexAt(d: Uint8Array, i: number, n: number): number {
+  if (i + 4 > n) return -1;
+  const a = HEXVAL[d[i]];
+  const b = HEXVAL[d[i + 1]];
+  const c = HEXVAL[d[i + 2]];
+  const e = HEXVAL[d[i + 3]];
+  return (a | b | c | e) > 15 ? -1 : (a << 12) | (b << 8) | (c << 4) | e;
+}
+
+/** JSON string content at s decoding to pat[j, j + len): its end, or -1. */
+function verifyJson(pat: Uint8Array, j: number, len: number, d: Uint8Array, s: number, n: number): number {
+  const end = j + len;
+  let i = s;
+  while (j < end) {
+    if (i >= n) return -1;
+    const c = d[i];
+    if (c !== 92) {
+      if (c !== pat[j]) return -1;
+      i++;
+      j++;
+      continue;
+    }
+    if (i + 1 >= n) return -1;
+    const e = d[i + 1];
+    if (e !== 117) {
+      if (JSON_ESCAPE[e] === 0 || JSON_ESCAPE[e] !== pat[j]) return -1;
+      i += 2;
+      j++;
+      continue;
+    }
+    let cp = hexAt(d, i + 2, n);
+    if (cp < 0 || (cp >= 0xdc00 && cp < 0xe000)) return -1;
+    i += 6;
+    if (cp >= 0xd800 && cp < 0xdc00) {
+      if (i + 1 >= n || d[i] !== 92 || d[i + 1] !== 117) return -1;
+      const lo = hexAt(d, i + 2, n);
+      if (lo < 0xdc00 || lo >= 0xe000) return -1;
+      cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+      i += 6;
+    }
+    // The code point's UTF-8 bytes against the value's.
+    if (cp < 0x80) {
+      if (pat[j++] !== cp) return -1;
+    } else if (cp < 0x800) {
+      if (j + 2 > end || pat[j] !== (0xc0 | (cp >> 6)) || pat[j + 1] !== (0x80 | (cp & 63))) return -1;
+      j += 2;
+    } else if (cp < 0x10000) {
+      if (j + 3 > end || pat[j] !== (0xe0 | (cp >> 12)) || pat[j + 1] !== (0x80 | ((cp >> 6) & 63)) || pat[j + 2] !== (0x80 | (cp & 63))) return -1;
+      j += 3;
+    } else {
+      if (j + 4 > end || pat[j] !== (0xf0 | (cp >> 18)) || pat[j + 1] !== (0x80 | ((cp >> 12) & 63)) || pat[j + 2] !== (0x80 | ((cp >> 6) & 63)) || pat[j + 3] !== (0x80 | (cp & 63))) return -1;
+      j += 4;
+    }
+  }
+  return i;
 }
 
 // ── Matching ───────────────────────────────────────────────────────────────────────────
 
-function shortPrefixes(t: Tables): Set<number> {
-  if (t.short) return t.short;
-  const { pat, off } = t;
-  const short = new Set<number>();
-  for (let i = 0; i < t.count; i++) {
-    const o = off[i];
-    short.add((1 << 24) | pat[o]);
-    short.add((2 << 24) | pat[o] | (pat[o + 1] << 8));
-    short.add((3 << 24) | pat[o] | (pat[o + 1] << 8) | (pat[o + 2] << 16));
-  }
-  return (t.short = short);
-}
-
-const NONE = -1;
-const PENDING = -2;
-
-/**
- * The longest pattern starting at s (s + 4 <= n), NONE, or PENDING when, unless `final`,
- * a longer pattern's prefix runs to the end of the data.
- */
-function matchAt(t: Tables, d: Uint8Array, s: number, n: number, final: boolean): number {
-  const { keys, keyFrom } = t;
-  const k = gramAt(d, s);
-  const mask = keys.length - 1;
-  let h = Math.imul(k, GOLDEN) >>> t.keyShift;
-  while (keyFrom[h] !== -1 && keys[h] !== k) h = (h + 1) & mask;
-  if (keyFrom[h] === -1) return NONE;
-  const { list, pat, off, len } = t;
-  for (let j = keyFrom[h], to = t.keyTo[h]; j < to; j++) {
-    const p = list[j];
-    const o = off[p] - s;
-    const fits = s + len[p] <= n;
-    if (!fits && final) continue;
-    const end = fits ? s + len[p] : n;
-    let i = s + 4;
-    while (i < end && d[i] === pat[o + i]) i++;
-    if (i === end) return fits ? p : PENDING;
-  }
-  return NONE;
+/** Where the bucket for key k starts in `list`, or -1. */
+function bucket(t: Tables, k: number): number {
+  const { keys, keyFrom, keyMask } = t;
+  let h = k & keyMask;
+  while (keyFrom[h] !== -1 && keys[h] !== k) h = (h + 1) & keyMask;
+  return keyFrom[h] === -1 ? -1 : h;
 }
 
 /**
- * Finds the matches in d[pos, n) into `m` as (start, pattern) pairs and returns where the held
- * tail starts: n when `final` or when no start at the end could still become a match.
+ * The longest match starting at s within d[0, n) of the patterns under key k (only base64 ones
+ * when `b64Only`): its pattern into best[0] and end into best[1], or false.
  */
-function scan(t: Tables, d: Uint8Array, pos: number, n: number, final: boolean, m: number[]): number {
-  const { step, bloom, bloomShift, gram, gram2, gramShift, len } = t;
+function longestIn(t: Tables, k: number, d: Uint8Array, s: number, n: number, b64Only: boolean, best: Int32Array): boolean {
+  const h = bucket(t, k);
+  if (h < 0) return false;
+  let found = false;
+  for (let j = t.keyFrom[h], to = t.keyTo[h]; j < to; j++) {
+    const p = t.list[j];
+    if (b64Only && t.kind[p] !== B64) continue;
+    const e = verify(t, p, d, s, n);
+    if (e > (found ? best[1] : -1)) {
+      best[0] = p;
+      best[1] = e;
+      found = true;
+    }
+  }
+  return found;
+}
+
+/** The longest match starting at s (a pattern whose first bytes need no line break). */
+function matchAt(t: Tables, d: Uint8Array, s: number, n: number, best: Int32Array): boolean {
+  if (s + 8 > n) return false;
+  const g0 = gramAt(d, s);
+  const g1 = gramAt(d, s + 4);
+  const found = longestIn(t, mixKey(g0, g1, 0), d, s, n, false, best);
+  if (g0 !== U00 || s + 12 > n) return found;
+  // After `\u00` the key reads 12 bytes: the longer of both lookups, the earlier pattern on a tie.
+  const p = best[0];
+  const e = found ? best[1] : -1;
+  if (!longestIn(t, mixKey(g0, g1, gramAt(d, s + 8)), d, s, n, false, best)) return found;
+  if (e > best[1] || (e === best[1] && p < best[0])) {
+    best[0] = p;
+    best[1] = e;
+  }
+  return true;
+}
+
+/**
+ * Finds the leftmost-longest matches starting in [from, limit) of d[0, n) into `m` as
+ * (start, pattern, end) triples.
+ */
+function scan(t: Tables, d: Uint8Array, from: number, limit: number, n: number, m: number[]): void {
+  const { step, bloom, bloomShift, gram, gram2, gramShift } = t;
+  const best = new Int32Array(2);
   const view = new DataView(d.buffer, d.byteOffset, d.byteLength);
-  let x = pos + step - 1; // the sample at x covers starts (x - step, x]
-  while (x + 4 <= n) {
-    const g = view.getInt32(x, true);
+  let x = from + step - 1; // the sample at x covers starts (x - step, x]
+  while (x + 4 <= n && x - step + 1 < limit) {
+    const g = view.getInt32(x, true) | FOLD;
     const b = Math.imul(g, GOLDEN3) >>> bloomShift;
     let bits = 0;
     if ((bloom[b >>> 5] & (1 << (b & 31))) !== 0 && (bits = gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift]) !== 0) {
@@ -351,11 +641,10 @@ function scan(t: Tables, d: Uint8Array, pos: number, n: number, final: boolean, 
       for (let o = step - 1; o >= 0; o--) {
         if (((bits >> o) & 1) === 0) continue;
         const s = x - o;
-        const p = matchAt(t, d, s, n, final);
-        if (p === NONE) continue;
-        if (p === PENDING) return s;
-        m.push(s, p);
-        next = s + len[p];
+        if (s >= limit) break;
+        if (!matchAt(t, d, s, n, best)) continue;
+        m.push(s, best[0], best[1]);
+        next = best[1];
         break;
       }
       if (next >= 0) {
@@ -365,38 +654,62 @@ function scan(t: Tables, d: Uint8Array, pos: number, n: number, final: boolean, 
     }
     x += step;
   }
-  if (final) return n;
-  // Starts after the last sample can't complete (every pattern has >= step + 3 bytes); hold from
-  // the first one that is still a pattern's prefix.
-  for (let s = x - step + 1; s < n; s++) {
-    const k = n - s;
-    if (k >= 4) {
-      if (matchAt(t, d, s, n, false) === PENDING) return s;
-    } else if (shortPrefixes(t).has((k << 24) | d[s] | (k > 1 ? d[s + 1] << 8 : 0) | (k > 2 ? d[s + 2] << 16 : 0))) return s;
-  }
-  return n;
+  wrapped(t, d, from, limit, n, m);
 }
 
-/** d[pos, end) with the matches `m` replaced; counts into `counts`. */
-function emit(t: Tables, d: Uint8Array, pos: number, end: number, m: number[], counts: Float64Array): Uint8Array {
-  if (m.length === 0) return pos === 0 && end === d.length ? d : d.subarray(pos, end);
-  let size = end - pos;
-  for (let i = 0; i < m.length; i += 2) size += t.rep[m[i + 1]].length - t.len[m[i + 1]];
-  const out = new Uint8Array(size);
-  let w = 0;
-  let r = pos;
-  for (let i = 0; i < m.length; i += 2) {
-    const s = m[i];
-    const p = m[i + 1];
-    out.set(d.subarray(r, s), w);
-    w += s - r;
-    out.set(t.rep[p], w);
-    w += t.rep[p].length;
-    r = s + t.len[p];
-    counts[t.slot[p]]++;
+/**
+ * Base64 split by a line break (LF or CRLF) within its first `step + 3` bytes, which the sampling
+ * filter can't see: tried at every start up to that far before each line break inside a base64
+ * run. The matches join `m`, leftmost-longest.
+ */
+function wrapped(t: Tables, d: Uint8Array, from: number, limit: number, n: number, m: number[]): void {
+  const reach = t.step + 3;
+  const found: number[] = [];
+  const best = new Int32Array(2);
+  const key = new Uint8Array(8);
+  let after = from; // no start before this: inside a match found here
+  for (let p = d.indexOf(10, from + 1); p >= 0 && p < limit + reach && p + 1 < n; p = d.indexOf(10, p + 1)) {
+    const before = d[p - 1] === 13 ? p - 2 : p - 1;
+    if (before < from || !IS_B64[d[before]] || !IS_B64[d[p + 1]]) continue;
+    for (let s = Math.max(after, before + 1 - reach, from); s <= before && s < limit; s++) {
+      if (!IS_B64[d[s]]) continue;
+      // The key over the first 8 base64 bytes, skipping line breaks.
+      let i = s;
+      let k = 0;
+      while (k < 8 && i < n) {
+        const c = d[i];
+        if (IS_B64[c]) {
+          key[k++] = c;
+          i++;
+        } else if (c === 10) i++;
+        else if (c === 13 && i + 1 < n && d[i + 1] === 10) i += 2;
+        else break;
+      }
+      if (k < 8) continue;
+      if (!longestIn(t, mixKey(gramAt(key, 0), gramAt(key, 4), 0), d, s, n, true, best)) continue;
+      found.push(s, best[0], best[1]);
+      after = best[1];
+      s = after - 1;
+    }
   }
-  out.set(d.subarray(r, end), w);
-  return out;
+  if (found.length === 0) return;
+  // Merge with the filter's matches: by start, the longer first at the same start, no overlaps.
+  const all: number[] = [];
+  let a = 0;
+  let b = 0;
+  let end = -1;
+  while (a < m.length || b < found.length) {
+    const takeA = b >= found.length || (a < m.length && (m[a] < found[b] || (m[a] === found[b] && m[a + 2] >= found[b + 2])));
+    const src = takeA ? m : found;
+    const i = takeA ? a : b;
+    if (takeA) a += 3;
+    else b += 3;
+    if (src[i] < end) continue;
+    all.push(src[i], src[i + 1], src[i + 2]);
+    end = src[i + 2];
+  }
+  m.length = 0;
+  for (const v of all) m.push(v);
 }
 
 function hitList(t: Tables, counts: Float64Array): ScrubHit[] {
@@ -407,6 +720,47 @@ function hitList(t: Tables, counts: Float64Array): ScrubHit[] {
   return hits;
 }
 
+/** Joins byte pieces; one piece comes back as it is. */
+function join(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 0) return EMPTY;
+  if (parts.length === 1) return parts[0];
+  let size = 0;
+  for (const p of parts) size += p.length;
+  const out = new Uint8Array(size);
+  let w = 0;
+  for (const p of parts) {
+    out.set(p, w);
+    w += p.length;
+  }
+  return out;
+}
+
+/**
+ * d[done, limit) with the matches `m` replaced (a match that began before `done` and ends after
+ * it is a `partial`: its rest is replaced); counts into `counts`. Returns the output and how far
+ * the input is now covered (past `limit` when a match runs over it).
+ */
+function emit(t: Tables, d: Uint8Array, done: number, limit: number, m: number[], counts: Float64Array): [Uint8Array, number] {
+  const parts: Uint8Array[] = [];
+  let r = done;
+  for (let i = 0; i < m.length; i += 3) {
+    const s = m[i];
+    const p = m[i + 1];
+    const e = m[i + 2];
+    if (e <= r || s >= limit) continue;
+    const slot = s < r ? t.partial[p] : t.slot[p];
+    if (s > r) parts.push(d.subarray(r, s));
+    parts.push(t.rep[slot]);
+    counts[slot]++;
+    r = e;
+  }
+  if (r < limit) {
+    parts.push(d.subarray(r, limit));
+    r = limit;
+  }
+  return [join(parts), r];
+}
+
 // ── API ────────────────────────────────────────────────────────────────────────────────
 
 export function compileScrubber(values: readonly ScrubValue[]): Scrubber {
@@ -415,61 +769,85 @@ export function compileScrubber(values: readonly ScrubValue[]): Scrubber {
   const redactBytes = (bytes: Uint8Array) => {
     if (t.count === 0) return { bytes, hits: [] };
     const m: number[] = [];
-    scan(t, bytes, 0, bytes.length, true, m);
+    scan(t, bytes, 0, bytes.length, bytes.length, m);
     if (m.length === 0) return { bytes, hits: [] };
     const counts = new Float64Array(t.slots.length);
-    return { bytes: emit(t, bytes, 0, bytes.length, m, counts), hits: hitList(t, counts) };
+    return { bytes: emit(t, bytes, 0, bytes.length, m, counts)[0], hits: hitList(t, counts) };
   };
   return {
     patterns: t.count,
     tableBytes: size,
+    hold: Math.max(0, t.horizon - 1),
     redactBytes,
     redact(text) {
       if (t.count === 0) return { text: text.toWellFormed(), hits: [] };
       const r = redactBytes(enc.encode(text));
       return { text: r.hits.length ? dec.decode(r.bytes) : text.toWellFormed(), hits: r.hits };
     },
-    stream: () => openStream(t),
+    stream: (options) => openStream(t, options),
   };
 }
 
-function openStream(t: Tables): ScrubStream {
-  let held = EMPTY;
+function openStream(t: Tables, options: ScrubStreamOptions = {}): ScrubStream {
+  const idleMs = options.idleMs ?? IDLE_MS;
+  const now = options.now ?? (() => performance.now());
+  const hold = Math.max(0, t.horizon - 1);
+  // The last `hold` input bytes seen; those before `done` are out (released, or covered by a
+  // replacement already sent); those before `ctx` were released by idle() and are kept only to
+  // catch a form completing later.
+  let buf = EMPTY;
+  let done = 0;
+  let ctx = 0;
+  let last = now();
   let ended = false;
   const counts = new Float64Array(t.slots.length);
   const live = () => {
     if (ended) throw new Error('scrubber: the stream has ended');
   };
-  const run = (chunk: Uint8Array, final: boolean) => {
-    live();
-    if (t.count === 0) return chunk;
-    let d = chunk;
-    if (held.length) {
-      d = new Uint8Array(held.length + chunk.length);
-      d.set(held);
-      d.set(chunk, held.length);
-    }
+  /** Releases d up to `limit` and keeps the last `hold` bytes. */
+  const release = (d: Uint8Array, limit: number) => {
+    const n = d.length;
     const m: number[] = [];
-    const cut = scan(t, d, 0, d.length, final, m);
+    // Behind released context a form may be completing: look from the start; else from `done`.
+    const from = ctx > 0 ? 0 : done;
+    if (limit > from) scan(t, d, from, limit, n, m);
+    const [out, covered] = emit(t, d, done, limit, m, counts);
+    const shift = Math.max(0, n - hold);
     // A copy, so the owner may transfer or reuse the chunk it passed.
-    held = cut < d.length ? d.slice(cut) : EMPTY;
-    return emit(t, d, 0, cut, m, counts);
+    buf = d.slice(shift);
+    done = Math.max(0, Math.max(done, covered) - shift);
+    ctx = Math.max(0, ctx - shift);
+    return out;
+  };
+  const releaseAll = () => {
+    const out = release(buf, buf.length);
+    ctx = done = buf.length;
+    return out;
   };
   return {
-    push: (chunk) => run(chunk, false),
+    push(chunk) {
+      live();
+      last = now();
+      if (t.count === 0) return chunk;
+      let d = chunk;
+      if (buf.length) {
+        d = new Uint8Array(buf.length + chunk.length);
+        d.set(buf);
+        d.set(chunk, buf.length);
+      }
+      return release(d, d.length - hold);
+    },
     idle() {
       live();
-      if (held.length === 0 || held.length >= IDLE_RELEASE_MAX) return EMPTY;
-      // Scanned as if the input ended: the tail is usually a bare prefix and comes out as it is,
-      // but it may hold a whole value that a longer pattern could still have extended.
-      const d = held;
-      held = EMPTY;
-      const m: number[] = [];
-      scan(t, d, 0, d.length, true, m);
-      return emit(t, d, 0, d.length, m, counts);
+      if (t.count === 0 || now() - last < idleMs || done >= buf.length) return EMPTY;
+      return releaseAll();
+    },
+    idleIn() {
+      return Math.max(0, idleMs - (now() - last));
     },
     end() {
-      const out = run(EMPTY, true);
+      live();
+      const out = t.count === 0 ? EMPTY : releaseAll();
       ended = true;
       return out;
     },

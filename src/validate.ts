@@ -8,6 +8,8 @@ export const PLACEHOLDER = /fnox_proxy_[0-9a-f]{24}/;
 /** An exit bios may choose: `page`, `proxy`, `tailscale` or `device:<name>`. */
 export const EXIT_NAME = /^(page|proxy|tailscale|device:[A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;
 /** An HTTP token (RFC 9110): a method or a header name. */
+/** An agent's scrub stream id (README, The agent's ops). */
+export const STREAM_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 export const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export const RECORD_KINDS: readonly RecordKind[] = ['secret', 'grant', 'model', 'mcp'];
 export const MAX_VALUE_BYTES = 65536;

@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { FNOX, attest, fnoxConfig } from './helpers/attest.ts';
 import { canary, crossed, findCanaries, resetVault, welcomed } from './helpers/vault.ts';
 
@@ -29,7 +29,7 @@ describe('the agent ops', () => {
   it('redact answers EINVAL for texts that are not strings or bytes', async () => {
     const agent = await welcomed({ role: 'agent' });
     expect((await agent.request('redact', { texts: [1] })).error).to.deep.equal({ code: 'EINVAL', message: 'texts must be a list of strings and Uint8Arrays' });
-    expect((await agent.request('redact', { texts: [], colour: 1 })).error.message).to.equal('redact has no field colour');
+    expect((await agent.request('redact', { texts: [], colour: 1 })).error.message).to.equal('redact takes only texts');
   });
 
   it('a stream releases what cannot become a match at once and scrubs the rest at its end', async () => {
@@ -50,19 +50,63 @@ describe('the agent ops', () => {
     expect((await agent.request('push', { stream: 's1', chunk: new Uint8Array([1]) })).error.code).to.equal('ENOENT');
   });
 
-  it('the idle release lets through a held tail of 15 bytes and not one of 16', async () => {
+  it('idle releases nothing until 250 ms after the last push, measured by the vault, then the whole held tail', async () => {
     const page = await welcomed();
     const agent = await welcomed({ role: 'agent' });
     const value = `IDLE-${canary('idle')}`;
-    await page.request('put', { name: 'IDLE', value });
-    await agent.request('redactStream', { stream: 'short' });
-    await agent.request('redactStream', { stream: 'long' });
-    const fifteen = (await agent.request('push', { stream: 'short', chunk: enc.encode(`x ${value.slice(0, 15)}`) })).chunk;
-    const sixteen = (await agent.request('push', { stream: 'long', chunk: enc.encode(`x ${value.slice(0, 16)}`) })).chunk;
-    expect(dec.decode(fifteen)).to.equal('x ');
-    expect(dec.decode(sixteen)).to.equal('x ');
-    expect(dec.decode((await agent.request('idle', { stream: 'short' })).chunk)).to.equal(value.slice(0, 15));
-    expect((await agent.request('idle', { stream: 'long' })).chunk.length).to.equal(0);
+    const { placeholder } = await page.request('put', { name: 'IDLE', value });
+    await agent.request('redactStream', { stream: 'slow' });
+    const pushed = performance.now();
+    expect((await agent.request('push', { stream: 'slow', chunk: enc.encode(`x ${value.slice(0, 16)}`) })).chunk.length).to.equal(0);
+    expect((await agent.request('idle', { stream: 'slow' })).chunk.length, 'right after the push').to.equal(0);
+    let released = new Uint8Array(0);
+    await waitUntil(async () => (released = (await agent.request('idle', { stream: 'slow' })).chunk).length > 0, 'idle releases', { timeout: 3000, interval: 50 });
+    expect(performance.now() - pushed).to.be.at.least(250);
+    expect(dec.decode(released)).to.equal(`x ${value.slice(0, 16)}`);
+    // The value completes after the pause: its rest never goes out.
+    const rest = await agent.request('push', { stream: 'slow', chunk: enc.encode(`${value.slice(16)} done`) });
+    const end = await agent.request('end', { stream: 'slow' });
+    expect(dec.decode(rest.chunk) + dec.decode(end.chunk)).to.equal('[redacted:IDLE] done');
+    expect(end.hits).to.deep.equal([{ name: 'IDLE', form: 'partial', count: 1 }]);
+    expect(placeholder).to.be.a('string');
+  });
+
+  it('takes stream ids of 1 to 64 characters of A-Z a-z 0-9 . _ : - and answers EINVAL for others without echoing them', async () => {
+    const agent = await welcomed({ role: 'agent' });
+    for (const id of ['a', 'run-1.2:out_x', 'Z'.repeat(64)]) expect((await agent.request('redactStream', { stream: id })).stream).to.equal(id);
+    for (const id of ['', 'Z'.repeat(65), 'has space', 'slash/y', 'ünï', 'tab\t', '<b>', 7, null, ['a']]) {
+      for (const op of ['redactStream', 'push', 'idle', 'end', 'drop']) {
+        const { error } = await agent.request(op, { stream: id, ...(op === 'push' && { chunk: new Uint8Array(1) }) });
+        expect(error, `${op} ${JSON.stringify(id)}`).to.deep.equal({ code: 'EINVAL', message: 'stream must be an id of 1 to 64 characters of A-Z a-z 0-9 . _ : -' });
+      }
+    }
+    expect((await agent.request('push', { stream: 'nope', chunk: new Uint8Array(1) })).error).to.deep.equal({ code: 'ENOENT', message: 'there is no open stream with that id' });
+    expect((await agent.request('redactStream', { stream: 'a' })).error).to.deep.equal({ code: 'EINVAL', message: 'that stream is already open' });
+  });
+
+  it('never answers with a value, whatever field of whatever op the agent puts it in', async () => {
+    const page = await welcomed();
+    const agent = await welcomed({ role: 'agent' });
+    const value = canary('field');
+    await page.request('put', { name: 'FIELD', value });
+    const hex = Array.from(enc.encode(value), (b) => b.toString(16).padStart(2, '0')).join('');
+    const fieldsOf: Record<string, string[]> = { redact: ['texts'], redactStream: ['stream'], push: ['stream', 'chunk'], idle: ['stream'], end: ['stream'], drop: ['stream'], endpoints: ['model', 'mcp'] };
+    const ops = [...Object.keys(fieldsOf), 'status', 'model', 'records'];
+    for (const form of [value, b64(value), hex, encodeURIComponent(value), `id:${value}`, `${'x'.repeat(40)}${value}`]) {
+      const shapes: unknown[] = [form, enc.encode(form), [form], [enc.encode(form)], { [form]: form }, [{ server: form, url: `https://${form}.example.com/`, names: [form] }], [{ server: 's', url: 'https://mcp.example.com/', [form]: 1 }], [`https://${form}.example.com/?${form}`]];
+      await agent.request(form);
+      await agent.send({ v: form, id: 1e9, op: 'redact', texts: [] }, 1e9);
+      for (const op of ops) {
+        await agent.request(op, { [form]: form });
+        for (const field of fieldsOf[op] ?? ['stream']) for (const shape of shapes) await agent.request(op, { [field]: shape });
+      }
+      // A value as a stream id is a valid id: it comes back scrubbed, and the stream works.
+      const opened = await agent.request('redactStream', { stream: form.slice(0, 64) });
+      for (const op of ['push', 'idle', 'end', 'drop']) await agent.request(op, { stream: form.slice(0, 64), chunk: enc.encode(form) });
+      if (opened.stream && form.length <= 64) expect(opened.stream).to.not.equal(form);
+    }
+    expect(agent.replies.length).to.be.greaterThan(400);
+    expect(findCanaries(agent.replies)).to.deep.equal([]);
   });
 
   it('a value rotated while a stream is open makes its next push EAGAIN, and the stream is gone', async () => {
