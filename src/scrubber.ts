@@ -109,7 +109,17 @@ for (let i = 0; i < 16; i++) {
 }
 /** JSON's two-character escapes: the byte each stands for, 0 for none. */
 const JSON_ESCAPE = new Uint8Array(256);
-for (const [c, b] of [['"', 34], ['\\', 92], ['/', 47], ['b', 8], ['f', 12], ['n', 10], ['r', 13], ['t', 9]] as const) JSON_ESCAPE[c.charCodeAt(0)] = b;
+for (const [c, b] of [
+  ['"', 34],
+  ['\\', 92],
+  ['/', 47],
+  ['b', 8],
+  ['f', 12],
+  ['n', 10],
+  ['r', 13],
+  ['t', 9],
+] as const)
+  JSON_ESCAPE[c.charCodeAt(0)] = b;
 
 /** Base64 of `a` zero bytes followed by `raw`, with padding. */
 function base64(raw: Uint8Array, a: number, chars: Uint8Array): Uint8Array {
@@ -190,14 +200,23 @@ const ESC_NON_ASCII = 2; // ASCII-only writers: Python's and PHP's defaults
 const ESC_ALL = 4; // every character
 /** JSON's short escapes for the bytes that have one. */
 const SHORT_ESCAPE = new Uint8Array(256);
-for (const [b, c] of [[34, '"'], [92, '\\'], [8, 'b'], [12, 'f'], [10, 'n'], [13, 'r'], [9, 't']] as const) SHORT_ESCAPE[b] = c.charCodeAt(0);
+for (const [b, c] of [
+  [34, '"'],
+  [92, '\\'],
+  [8, 'b'],
+  [12, 'f'],
+  [10, 'n'],
+  [13, 'r'],
+  [9, 't'],
+] as const)
+  SHORT_ESCAPE[b] = c.charCodeAt(0);
 
 /**
  * A JSON string's content as a writer writes it, from the value's UTF-8: `slash` writes `/` as
  * `\/` (PHP); `escape` (ESC_* bits) says which characters become `\uXXXX` (UTF-16 code units, so
  * astral ones as a surrogate pair). Everything else as JSON.stringify writes it.
  */
-function jsonForm(raw: Uint8Array, slash: boolean, escape: number): Uint8Array {
+function jsonForm(raw: Uint8Array, slash: boolean, escapes: number): Uint8Array {
   const w = new Writer(raw.length * MAX_FORM_GROWTH);
   for (let i = 0; i < raw.length; ) {
     const b = raw[i];
@@ -205,7 +224,7 @@ function jsonForm(raw: Uint8Array, slash: boolean, escape: number): Uint8Array {
     let cp = size === 1 ? b : b & (0x7f >> size);
     for (let k = 1; k < size; k++) cp = (cp << 6) | (raw[i + k] & 63);
     const go = cp === 60 || cp === 62 || cp === 38 || cp === 0x2028 || cp === 0x2029;
-    if (escape & ESC_ALL || (escape & ESC_GO && go) || (escape & ESC_NON_ASCII && cp > 0x7f)) {
+    if (escapes & ESC_ALL || (escapes & ESC_GO && go) || (escapes & ESC_NON_ASCII && cp > 0x7f)) {
       if (cp > 0xffff) {
         w.u(0xd800 + ((cp - 0x10000) >> 10));
         w.u(0xdc00 + ((cp - 0x10000) & 0x3ff));
@@ -308,7 +327,7 @@ function pow2Bits(n: number): number {
   return Math.max(1, Math.ceil(Math.log2(Math.max(2, n))));
 }
 
-const gramAt = (d: Uint8Array, i: number) => (d[i] | (d[i + 1] << 8) | (d[i + 2] << 16) | (d[i + 3] << 24)) | FOLD;
+const gramAt = (d: Uint8Array, i: number) => d[i] | (d[i + 1] << 8) | (d[i + 2] << 16) | (d[i + 3] << 24) | FOLD;
 /** `\u00`, folded: starts whose key reads 12 bytes (every JSON escape of ASCII begins so). */
 const U00 = gramAt(enc.encode('\\u00'), 0);
 const mixKey = (a: number, b: number, c: number) => {
@@ -452,8 +471,29 @@ function build(values: readonly ScrubValue[]): Tables {
   const list = new Int32Array(count);
   for (let i = 0; i < count; i++) list[keyTo[keyOf[i]]++] = i;
   return {
-    count, pat, off, len, kind, raw, rawLen, slot, partial, slots, rep,
-    step, bloom, bloomShift, gram, gram2, gramShift, keys, keyFrom, keyTo, keyMask, list, horizon,
+    count,
+    pat,
+    off,
+    len,
+    kind,
+    raw,
+    rawLen,
+    slot,
+    partial,
+    slots,
+    rep,
+    step,
+    bloom,
+    bloomShift,
+    gram,
+    gram2,
+    gramShift,
+    keys,
+    keyFrom,
+    keyTo,
+    keyMask,
+    list,
+    horizon,
   };
 }
 
@@ -567,7 +607,14 @@ function verifyJson(pat: Uint8Array, j: number, len: number, d: Uint8Array, s: n
       if (j + 3 > end || pat[j] !== (0xe0 | (cp >> 12)) || pat[j + 1] !== (0x80 | ((cp >> 6) & 63)) || pat[j + 2] !== (0x80 | (cp & 63))) return -1;
       j += 3;
     } else {
-      if (j + 4 > end || pat[j] !== (0xf0 | (cp >> 18)) || pat[j + 1] !== (0x80 | ((cp >> 12) & 63)) || pat[j + 2] !== (0x80 | ((cp >> 6) & 63)) || pat[j + 3] !== (0x80 | (cp & 63))) return -1;
+      if (
+        j + 4 > end ||
+        pat[j] !== (0xf0 | (cp >> 18)) ||
+        pat[j + 1] !== (0x80 | ((cp >> 12) & 63)) ||
+        pat[j + 2] !== (0x80 | ((cp >> 6) & 63)) ||
+        pat[j + 3] !== (0x80 | (cp & 63))
+      )
+        return -1;
       j += 4;
     }
   }

@@ -60,7 +60,10 @@ describe('the agent ops', () => {
     expect((await agent.request('push', { stream: 'slow', chunk: enc.encode(`x ${value.slice(0, 16)}`) })).chunk.length).to.equal(0);
     expect((await agent.request('idle', { stream: 'slow' })).chunk.length, 'right after the push').to.equal(0);
     let released = new Uint8Array(0);
-    await waitUntil(async () => (released = (await agent.request('idle', { stream: 'slow' })).chunk).length > 0, 'idle releases', { timeout: 3000, interval: 50 });
+    await waitUntil(async () => (released = (await agent.request('idle', { stream: 'slow' })).chunk).length > 0, 'idle releases', {
+      timeout: 3000,
+      interval: 50,
+    });
     expect(performance.now() - pushed).to.be.at.least(250);
     expect(dec.decode(released)).to.equal(`x ${value.slice(0, 16)}`);
     // The value completes after the pause: its rest never goes out.
@@ -77,10 +80,16 @@ describe('the agent ops', () => {
     for (const id of ['', 'Z'.repeat(65), 'has space', 'slash/y', 'ünï', 'tab\t', '<b>', 7, null, ['a']]) {
       for (const op of ['redactStream', 'push', 'idle', 'end', 'drop']) {
         const { error } = await agent.request(op, { stream: id, ...(op === 'push' && { chunk: new Uint8Array(1) }) });
-        expect(error, `${op} ${JSON.stringify(id)}`).to.deep.equal({ code: 'EINVAL', message: 'stream must be an id of 1 to 64 characters of A-Z a-z 0-9 . _ : -' });
+        expect(error, `${op} ${JSON.stringify(id)}`).to.deep.equal({
+          code: 'EINVAL',
+          message: 'stream must be an id of 1 to 64 characters of A-Z a-z 0-9 . _ : -',
+        });
       }
     }
-    expect((await agent.request('push', { stream: 'nope', chunk: new Uint8Array(1) })).error).to.deep.equal({ code: 'ENOENT', message: 'there is no open stream with that id' });
+    expect((await agent.request('push', { stream: 'nope', chunk: new Uint8Array(1) })).error).to.deep.equal({
+      code: 'ENOENT',
+      message: 'there is no open stream with that id',
+    });
     expect((await agent.request('redactStream', { stream: 'a' })).error).to.deep.equal({ code: 'EINVAL', message: 'that stream is already open' });
   });
 
@@ -90,10 +99,27 @@ describe('the agent ops', () => {
     const value = canary('field');
     await page.request('put', { name: 'FIELD', value });
     const hex = Array.from(enc.encode(value), (b) => b.toString(16).padStart(2, '0')).join('');
-    const fieldsOf: Record<string, string[]> = { redact: ['texts'], redactStream: ['stream'], push: ['stream', 'chunk'], idle: ['stream'], end: ['stream'], drop: ['stream'], endpoints: ['model', 'mcp'] };
+    const fieldsOf: Record<string, string[]> = {
+      redact: ['texts'],
+      redactStream: ['stream'],
+      push: ['stream', 'chunk'],
+      idle: ['stream'],
+      end: ['stream'],
+      drop: ['stream'],
+      endpoints: ['model', 'mcp'],
+    };
     const ops = [...Object.keys(fieldsOf), 'status', 'model', 'records'];
     for (const form of [value, b64(value), hex, encodeURIComponent(value), `id:${value}`, `${'x'.repeat(40)}${value}`]) {
-      const shapes: unknown[] = [form, enc.encode(form), [form], [enc.encode(form)], { [form]: form }, [{ server: form, url: `https://${form}.example.com/`, names: [form] }], [{ server: 's', url: 'https://mcp.example.com/', [form]: 1 }], [`https://${form}.example.com/?${form}`]];
+      const shapes: unknown[] = [
+        form,
+        enc.encode(form),
+        [form],
+        [enc.encode(form)],
+        { [form]: form },
+        [{ server: form, url: `https://${form}.example.com/`, names: [form] }],
+        [{ server: 's', url: 'https://mcp.example.com/', [form]: 1 }],
+        [`https://${form}.example.com/?${form}`],
+      ];
       await agent.request(form);
       await agent.send({ v: form, id: 1e9, op: 'redact', texts: [] }, 1e9);
       for (const op of ops) {

@@ -186,7 +186,10 @@ describe('forward', () => {
     await waitUntil(() => body().length > 0, 'the held tail goes out', { timeout: 3000 });
     expect(performance.now() - sent).to.be.at.least(250);
     expect(body()).to.equal(`tail ${value.slice(0, 10)}`);
-    const back = await relay(response, [{ op: 'body', chunk: enc.encode(`${value.slice(10)} more`) }, { op: 'error', message: `reset while sending ${value}` }]);
+    const back = await relay(response, [
+      { op: 'body', chunk: enc.encode(`${value.slice(10)} more`) },
+      { op: 'error', message: `reset while sending ${value}` },
+    ]);
     parts.push(...back);
     expect(body()).to.equal(`tail ${value.slice(0, 10)}[redacted:GH_TOKEN] more`);
     expect(back.at(-1)).to.deep.equal({ op: 'error', message: `reset while sending ${placeholder}` });

@@ -497,7 +497,10 @@ describe('scrubber', () => {
       clock.now = 300;
       expect(text(stream.idle())).to.equal('..<A>');
       expect(text(concat([stream.push(enc.encode('12345')), stream.end()]))).to.equal('[redacted:B]');
-      expect(stream.hits).to.deep.equal([{ name: 'A', form: 'raw', count: 1 }, { name: 'B', form: 'partial', count: 1 }]);
+      expect(stream.hits).to.deep.equal([
+        { name: 'A', form: 'raw', count: 1 },
+        { name: 'B', form: 'partial', count: 1 },
+      ]);
     });
 
     it('releases a held partial match as it is at the end', () => {
