@@ -213,7 +213,7 @@ for (const [b, c] of [
 
 /**
  * A JSON string's content as a writer writes it, from the value's UTF-8: `slash` writes `/` as
- * `\/` (PHP); `escape` (ESC_* bits) says which characters become `\uXXXX` (UTF-16 code units, so
+ * `\/` (PHP); `escapes` (ESC_* bits) says which characters become `\uXXXX` (UTF-16 code units, so
  * astral ones as a surrogate pair). Everything else as JSON.stringify writes it.
  */
 function jsonForm(raw: Uint8Array, slash: boolean, escapes: number): Uint8Array {
