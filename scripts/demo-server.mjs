@@ -1,7 +1,7 @@
 // The demo embedder's origin: serves demo/ at its root and tells the page where the vault is. Like
 // bios, the page is cross-origin isolated (COOP same-origin, COEP require-corp), so the vault's
 // documents must be embeddable from such a page.
-import { baseServerConfig } from './vault-server.mjs';
+import { EMBEDDER_HEADERS, baseServerConfig } from './vault-server.mjs';
 
 export function demoServerConfig({ port, hostname = '127.0.0.1', vaultOrigin }) {
   return {
@@ -15,7 +15,7 @@ export function demoServerConfig({ port, hostname = '127.0.0.1', vaultOrigin }) 
         }
         if (ctx.path === '/' || ctx.path === '/index.html') ctx.url = '/demo/index.html';
         await next();
-        ctx.set({ 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' });
+        ctx.set(EMBEDDER_HEADERS);
       },
     ],
   };

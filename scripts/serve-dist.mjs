@@ -1,19 +1,13 @@
 // Serves a built site (dist/) the way production must: static files with the headers of README,
-// Hosting. `node scripts/serve-dist.mjs [PORT]` previews `npm run build`; the tests use it to run
+// Documents and hosting. `node scripts/serve-dist.mjs [PORT]` previews `npm run build`; the tests use it to run
 // the built documents under their real CSP.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { documentHeaders } from './vault-server.mjs';
+import { SHARED_HEADERS as SHARED, documentHeaders } from './vault-server.mjs';
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.json': 'application/json', '.css': 'text/css', '.map': 'application/json' };
-const SHARED = {
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-  'Cross-Origin-Resource-Policy': 'cross-origin',
-  'Referrer-Policy': 'no-referrer',
-  'X-Content-Type-Options': 'nosniff',
-};
 
 /** Starts a static server of `dir` on `port` (0: any); `embedders` sets frame-ancestors. */
 export function serveDist({ dir, port = 0, hostname = '127.0.0.1', embedders }) {

@@ -1,5 +1,5 @@
 // The vault's documents served as the static site would be, with the headers production must send
-// (README, Hosting). Used by `npm start` (web-dev-server.config.mjs) and by the test runner.
+// (README, Documents and hosting). Used by `npm start` (web-dev-server.config.mjs) and by the test runner.
 import { startDevServer } from '@web/dev-server';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { readFileSync } from 'node:fs';
@@ -23,25 +23,26 @@ export function frameAncestors(embedders) {
   return embedders.length ? embedders.join(' ') : "'none'";
 }
 
-/** The response headers of one vault document (GAPS section 1). */
-export function documentHeaders(path, embedders) {
-  const ancestors = path === '/static/popup.html' ? "'none'" : frameAncestors(embedders);
-  return {
-    'Content-Security-Policy': `default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors ${ancestors}`,
-    'Cross-Origin-Embedder-Policy': 'require-corp',
-    'Cross-Origin-Resource-Policy': 'cross-origin',
-    ...(path === '/static/popup.html' ? { 'Cross-Origin-Opener-Policy': 'same-origin' } : {}),
-    'Referrer-Policy': 'no-referrer',
-    'X-Content-Type-Options': 'nosniff',
-  };
-}
-
-const SHARED_HEADERS = {
+/** The headers of every response of the vault origin (README, Documents and hosting). */
+export const SHARED_HEADERS = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
   'Cross-Origin-Resource-Policy': 'cross-origin',
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
 };
+
+/** The headers of an embedder page as bios serves it: cross-origin isolated. */
+export const EMBEDDER_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
+/** The response headers of one vault document (README, Documents and hosting). */
+export function documentHeaders(path, embedders) {
+  const ancestors = path === '/static/popup.html' ? "'none'" : frameAncestors(embedders);
+  return {
+    'Content-Security-Policy': `default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors ${ancestors}`,
+    ...SHARED_HEADERS,
+    ...(path === '/static/popup.html' ? { 'Cross-Origin-Opener-Policy': 'same-origin' } : {}),
+  };
+}
 
 /**
  * A dev-server config for the vault origin. `embedders` replaces `static/embedders.json` when

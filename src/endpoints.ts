@@ -7,6 +7,9 @@
  */
 import type { Rule } from './contract.ts';
 
+/** The refusal of an injection into a model or MCP endpoint (README, Model and MCP endpoints). */
+export const ENDPOINT_REASON = 'host is a model or MCP endpoint; the vault never injects there';
+
 export interface Endpoint {
   host: string;
   path: string;

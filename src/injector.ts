@@ -5,7 +5,8 @@
  * `forward` op audits `uses`. Reasons never carry a value. docs/injector.md lists them.
  */
 import type { ExitName, RawTraits, RecordKind, RequestHead, Rule } from './contract.ts';
-import { type Endpoint, matchesEndpoint, normalizeHost } from './endpoints.ts';
+import { ENDPOINT_REASON, type Endpoint, matchesEndpoint, normalizeHost } from './endpoints.ts';
+import { PLACEHOLDER_ANY_CASE as ANY_PLACEHOLDER, PLACEHOLDERS } from './validate.ts';
 
 export interface InjectRecord {
   name: string;
@@ -43,12 +44,6 @@ export interface Use {
   path: string;
 }
 export type ForwardDecision = { inject: true; head: RequestHead; uses: Use[] } | { inject: false; status: 403 | 502; reason: string };
-
-export const ENDPOINT_REASON = 'host is a model or MCP endpoint; the vault never injects there';
-/** Every placeholder in a text (for `matchAll` and `replace`). */
-export const PLACEHOLDERS = /fnox_proxy_[0-9a-f]{24}/g;
-/** Anything shaped like a placeholder, in any case: never allowed in a URL or a header name. */
-const ANY_PLACEHOLDER = /fnox_proxy_[0-9a-f]{24}/i;
 
 const refuse = (reason: string, status: 403 | 502 = 403): ForwardDecision => ({ inject: false, status, reason });
 /** Request-supplied text in a reason: one line, bounded. */

@@ -3,7 +3,8 @@
 // any other placeholder of this vault is refused. Pure, like the injector.
 import type { McpServerEntry, RequestHead } from './contract.ts';
 import { matchesEndpoint, normalizeHost, toEndpoint } from './endpoints.ts';
-import { type InjectRecord, PLACEHOLDERS, headRefusal } from './injector.ts';
+import { type InjectRecord, headRefusal } from './injector.ts';
+import { PLACEHOLDERS } from './validate.ts';
 export const SECRET_TO_MCP = 'secrets are never sent to model or MCP endpoints';
 
 export interface McpInput {

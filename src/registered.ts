@@ -4,6 +4,7 @@ import type { McpServerEntry } from './contract.ts';
 import { type Endpoint, toEndpoint } from './endpoints.ts';
 import { einval } from './errors.ts';
 import { isKernelMcpUrl } from './injector.ts';
+import { RECORD_NAME } from './validate.ts';
 
 export interface Registered {
   model: string[];
@@ -11,7 +12,6 @@ export interface Registered {
 }
 
 export const emptyRegistered = (): Registered => ({ model: [], mcp: [] });
-const NAME = /^[A-Za-z0-9_.:@/-]{1,128}$/;
 
 /** An https base URL on 443 without credentials, query or fragment (or the kernel MCP form). */
 function checkUrl(field: string, url: unknown, kernelForm: boolean): string {
@@ -50,7 +50,7 @@ export function checkRegistration(model: unknown, mcp: unknown): Registered {
       if (extra) throw einval(`mcp[${i}] takes only server, url and names`);
       if (typeof e.server !== 'string' || !e.server || e.server.length > 128) throw einval(`mcp[${i}].server must be a name of 1 to 128 characters`);
       const url = checkUrl(`mcp[${i}].url`, e.url, true);
-      if (e.names !== undefined && (!Array.isArray(e.names) || !e.names.every((n) => typeof n === 'string' && NAME.test(n)))) {
+      if (e.names !== undefined && (!Array.isArray(e.names) || !e.names.every((n) => typeof n === 'string' && RECORD_NAME.test(n)))) {
         throw einval(`mcp[${i}].names must be a list of record names`);
       }
       return { server: e.server, url, ...(e.names && { names: [...new Set(e.names)] }) };

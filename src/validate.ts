@@ -4,7 +4,16 @@ import type { RecordKind } from './contract.ts';
 import { einval } from './errors.ts';
 
 export const PLACEHOLDER_PREFIX = 'fnox_proxy_';
-export const PLACEHOLDER = /fnox_proxy_[0-9a-f]{24}/;
+/** A placeholder's form (README, Records): the prefix and 24 lower-case hex characters. */
+const PLACEHOLDER_FORM = `${PLACEHOLDER_PREFIX}[0-9a-f]{24}`;
+/** A placeholder anywhere in a text. */
+export const PLACEHOLDER = new RegExp(PLACEHOLDER_FORM);
+/** A text that is exactly one placeholder. */
+export const PLACEHOLDER_EXACT = new RegExp(`^${PLACEHOLDER_FORM}$`);
+/** Every placeholder in a text (for `matchAll` and `replace`). */
+export const PLACEHOLDERS = new RegExp(PLACEHOLDER_FORM, 'g');
+/** Anything that looks like a placeholder in any letter case (refused where no value may go). */
+export const PLACEHOLDER_ANY_CASE = new RegExp(PLACEHOLDER_FORM, 'i');
 /** An exit bios may choose: `page`, `proxy`, `tailscale` or `device:<name>`. */
 export const EXIT_NAME = /^(page|proxy|tailscale|device:[A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;
 /** An HTTP token (RFC 9110): a method or a header name. */
@@ -12,10 +21,15 @@ export const EXIT_NAME = /^(page|proxy|tailscale|device:[A-Za-z0-9][A-Za-z0-9._-
 export const STREAM_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 export const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export const RECORD_KINDS: readonly RecordKind[] = ['secret', 'grant', 'model', 'mcp'];
+/** A value's bounds in UTF-8 bytes (README, Records). */
+export const MIN_VALUE_BYTES = 8;
 export const MAX_VALUE_BYTES = 65536;
+export const MAX_NAME = 128;
 
-const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const OTHER_NAME = /^[A-Za-z0-9_.:@/-]+$/;
+/** A secret's name: an environment variable name of 1 to 128 characters. */
+export const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+/** Any other record's name (grant, model, mcp), also a name in an MCP server's `names`. */
+export const RECORD_NAME = /^[A-Za-z0-9_.:@/-]{1,128}$/;
 
 /** A new placeholder: `fnox_proxy_` and 24 lower-case hex characters from getRandomValues. */
 export function newPlaceholder(): string {
@@ -31,23 +45,23 @@ export function checkKind(kind: unknown): RecordKind {
 
 export function checkName(name: unknown, kind: RecordKind): string {
   if (typeof name !== 'string') throw einval('name must be a string');
-  if (name.length < 1 || name.length > 128) throw einval('name must be 1 to 128 characters');
+  if (name.length < 1 || name.length > MAX_NAME) throw einval(`name must be 1 to ${MAX_NAME} characters`);
   if (kind === 'secret') {
     if (!SECRET_NAME.test(name)) {
       throw einval("a secret's name must be an environment variable name: a letter or _, then letters, digits or _");
     }
-  } else if (!OTHER_NAME.test(name)) {
+  } else if (!RECORD_NAME.test(name)) {
     throw einval(`a ${kind} record's name may hold only letters, digits and _ . : @ / -`);
   }
   return name;
 }
 
-/** A value: UTF-8 text of 8 to 65,536 bytes, without CR, LF or NUL, holding no placeholder. */
+/** A value: UTF-8 text of MIN_VALUE_BYTES to MAX_VALUE_BYTES (8 to 65,536) bytes, without CR, LF or NUL, holding no placeholder. */
 export function checkValue(value: unknown): string {
   if (typeof value !== 'string') throw einval('value must be a string');
   if (!value.isWellFormed()) throw einval('value must be valid UTF-8 text (it holds a lone surrogate)');
   const bytes = new TextEncoder().encode(value).length;
-  if (bytes < 8) throw einval("values shorter than 8 bytes can't be protected from the model");
+  if (bytes < MIN_VALUE_BYTES) throw einval(`values shorter than ${MIN_VALUE_BYTES} bytes can't be protected from the model`);
   if (bytes > MAX_VALUE_BYTES) throw einval(`values longer than ${MAX_VALUE_BYTES} bytes aren't accepted`);
   if (/[\r\n\0]/.test(value)) throw einval('value must not contain CR, LF or NUL');
   if (PLACEHOLDER.test(value)) throw einval('value must not contain a placeholder');

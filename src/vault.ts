@@ -28,12 +28,14 @@ import { type Policy, emptyPolicy, mergePolicy, policyOf } from './policy/accept
 import type { Endpoint } from './endpoints.ts';
 import { type TestRequest, testVerdict } from './injector.ts';
 import builtinEndpoints from './endpoints.json' with { type: 'json' };
+import pkg from '../package.json' with { type: 'json' };
 import { type NewRequest, Requests, pendingOf, stateAt } from './requests.ts';
 import { AUDIT_PAGE, type Actor, type AuditDraft, PURGE_AFTER_MS, Records, type RecordInput, type RotationCheck, addAudit } from './records.ts';
 import { checkKind, checkName, checkOptionalString, checkOptionalTime, checkValue } from './validate.ts';
 import { type Snapshot, backupReminderOf, exitsView, scrubOf, secretView, snapshotOf, stateOf, withoutEndpointRules } from './views.ts';
 
-export const VAULT_VERSION = '1.3.0';
+/** The vault's version: package.json's, the one definition of it. */
+export const VAULT_VERSION: string = pkg.version;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 export type { Change };

@@ -1,7 +1,7 @@
 // What the vault shows of a namespace, computed from one read of it. Pure; never a value.
 import type { BackupReminder, ExitPolicyView, LockState, RecordState, RefusedRule, ScrubState, SecretView } from './contract.ts';
 import type { NamespaceMeta, StoredRecord } from './db.ts';
-import { type Endpoint, ruleOnlyReachesEndpoints } from './endpoints.ts';
+import { ENDPOINT_REASON, type Endpoint, ruleOnlyReachesEndpoints } from './endpoints.ts';
 import { type Policy, type StoredPolicy, policyOf } from './policy/accepted.ts';
 import { secretPolicy, secretState } from './policy/state.ts';
 import type { StoredRequest } from './requests.ts';
@@ -22,7 +22,7 @@ export function snapshotOf(parts: Omit<Snapshot, 'policy' | 'refused'>, endpoint
   return { ...parts, ...withoutEndpointRules(policyOf(parts.stored), endpoints) };
 }
 
-export const endpointReason = (secret: string) => `${secret}: host is a model or MCP endpoint; the vault never injects there`;
+export const endpointReason = (secret: string) => `${secret}: ${ENDPOINT_REASON}`;
 
 /**
  * The policy in effect: rules that can reach only model or MCP endpoints are dropped and listed

@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
+import pkg from '../package.json' with { type: 'json' };
 import { origins } from './helpers/origins.ts';
 import { addFrame, answered, connect, loaded, resetVault, VaultClient, welcomed } from './helpers/vault.ts';
 
@@ -14,7 +15,7 @@ describe('the hello handshake', () => {
     expect(first.v).to.equal(1);
     expect(first.role).to.equal('page');
     expect(first.status.origin).to.equal(origins.embedder);
-    expect(first.status).to.include({ version: '1.3.0', protocol: 1, locked: false, lock: null, exportedAt: null, backupReminder: null });
+    expect(first.status).to.include({ version: pkg.version, protocol: 1, locked: false, lock: null, exportedAt: null, backupReminder: null });
     expect(first.status.scrub).to.deep.equal({ needed: false, version: 0, ready: true });
     expect(first.status.waiting).to.deep.equal([]);
     expect(first.status.policy).to.deep.equal([]);

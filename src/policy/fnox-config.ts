@@ -2,7 +2,7 @@
 // entries of `[secrets]` and `[[proxy.rules]]` count. A bad rule is dropped with a warning; the
 // rest of the file still counts. Never throws.
 import type { Rule } from '../contract.ts';
-import { HTTP_TOKEN } from '../validate.ts';
+import { HTTP_TOKEN, PLACEHOLDER_EXACT as PLACEHOLDER } from '../validate.ts';
 import { FNOX_CONFIG } from './attest.ts';
 import { isTable, parseToml, SECRET_NAME, show } from './toml.ts';
 
@@ -14,7 +14,6 @@ export interface FnoxConfig {
   warnings: string[];
 }
 
-export const PLACEHOLDER = /^fnox_proxy_[0-9a-f]{24}$/;
 /** The methods a rule may name: what bios's fetch can send (no CONNECT, TRACE or TRACK). */
 export const HTTP_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;

@@ -35,5 +35,5 @@ function clip(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 
-/** An environment variable name, as records of kind `secret` are named (GAPS section 3). */
-export const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+/** An environment variable name, as records of kind `secret` are named (README, Records). */
+export { SECRET_NAME } from '../validate.ts';

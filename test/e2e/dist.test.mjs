@@ -13,6 +13,7 @@ import { chromium } from 'playwright-core';
 import { buildSite } from '../../scripts/build.mjs';
 import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/chromium.mjs';
 import { serveDist } from '../../scripts/serve-dist.mjs';
+import { EMBEDDER_HEADERS } from '../../scripts/vault-server.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'slicc-vault-dist-'));
@@ -23,7 +24,7 @@ let browser;
 /** A bare embedder page, cross-origin isolated as bios is. */
 function serveEmbedder() {
   const server = createServer((req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html', 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' });
+    res.writeHead(200, { 'Content-Type': 'text/html', ...EMBEDDER_HEADERS });
     res.end('<!doctype html><title>embedder</title>');
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));

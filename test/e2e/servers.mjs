@@ -1,5 +1,5 @@
 // The two origins of an end-to-end run, on free ports: the vault at vault.sliccy.localhost and the
-// demo embedder at seven.sliccy.localhost (same site, other origin: GAPS section 1), and Chromium.
+// demo embedder at seven.sliccy.localhost (same site, other origin: README, Documents and hosting), and Chromium.
 import { createServer } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
