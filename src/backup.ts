@@ -86,16 +86,19 @@ export function fileKind(bytes: Uint8Array): FileKind {
   if (bytes.length > MAX_RESTORE_FILE_BYTES) {
     throw new BackupError(`That file is larger than ${MAX_RESTORE_FILE_BYTES / 1024 / 1024} MiB, more than any backup. Nothing was restored.`);
   }
-  const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 64)).replace(/^\uFEFF/, '').trimStart();
+  const head = new TextDecoder('utf-8', { fatal: false })
+    .decode(bytes.subarray(0, 64))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (head.startsWith(ARMOR_HEADER) || head.startsWith(AGE_MAGIC)) return 'age';
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new BackupError("That file is neither an age backup nor a .env file. Nothing was restored.");
+    throw new BackupError('That file is neither an age backup nor a .env file. Nothing was restored.');
   }
   if (!/^[ \t]*(export[ \t]+)?[A-Za-z_][A-Za-z0-9_]*[ \t]*=/m.test(text)) {
-    throw new BackupError("That file is neither an age backup nor a .env file. Nothing was restored.");
+    throw new BackupError('That file is neither an age backup nor a .env file. Nothing was restored.');
   }
   return 'dotenv';
 }
@@ -106,10 +109,18 @@ export function fileKind(bytes: Uint8Array): FileKind {
  */
 export async function decryptAge(bytes: Uint8Array, passphrase: string): Promise<string> {
   let binary: Uint8Array;
-  const text = new TextDecoder().decode(bytes.subarray(0, 64)).replace(/^\uFEFF/, '').trimStart();
+  const text = new TextDecoder()
+    .decode(bytes.subarray(0, 64))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (text.startsWith(ARMOR_HEADER)) {
     try {
-      binary = armor.decode(new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '').trim() + '\n');
+      binary = armor.decode(
+        new TextDecoder('utf-8', { fatal: true })
+          .decode(bytes)
+          .replace(/^\uFEFF/, '')
+          .trim() + '\n',
+      );
     } catch {
       throw new BackupError('That backup is cut short or damaged: its armored text is incomplete. Nothing was restored.');
     }
@@ -200,7 +211,7 @@ export function readBackup(plaintext: string): ReadFile {
     throw new BackupError(`That backup is format version ${JSON.stringify(data.v)}; this vault reads version ${BACKUP_VERSION}. Nothing was restored.`);
   }
   if (typeof data.namespace !== 'string' || !/^https?:\/\/[^\s/]+$/.test(data.namespace) || !Array.isArray(data.records)) {
-    throw new BackupError("That backup is incomplete: it has no namespace or no list of records. Nothing was restored.");
+    throw new BackupError('That backup is incomplete: it has no namespace or no list of records. Nothing was restored.');
   }
   if (data.records.length > MAX_RESTORE_RECORDS) {
     throw new BackupError(`That backup holds ${data.records.length} records; a namespace holds at most ${MAX_RESTORE_RECORDS}. Nothing was restored.`);
@@ -218,7 +229,8 @@ export function readBackup(plaintext: string): ReadFile {
       if (seen.has(raw.name as string)) throw new Error('the file holds this name twice');
       seen.add(raw.name as string);
       ruleOf(() => checkValue(raw.value));
-      if (typeof raw.placeholder !== 'string' || !EXACT_PLACEHOLDER.test(raw.placeholder)) throw new Error('placeholder must be fnox_proxy_ and 24 lower-case hex characters');
+      if (typeof raw.placeholder !== 'string' || !EXACT_PLACEHOLDER.test(raw.placeholder))
+        throw new Error('placeholder must be fnox_proxy_ and 24 lower-case hex characters');
       if (typeof raw.source !== 'string' || raw.source.length < 1 || raw.source.length > 256) throw new Error('source must be a string of 1 to 256 characters');
       if (!time(raw.createdAt) || !time(raw.updatedAt)) throw new Error('createdAt and updatedAt must be times in epoch milliseconds');
       for (const field of ['removedAt', 'expiresAt'] as const) {
@@ -240,7 +252,11 @@ export function readBackup(plaintext: string): ReadFile {
         ...(account !== undefined && { account }),
       };
     } catch (error) {
-      return { name, ...(isObject(raw) && typeof raw.kind === 'string' && (RECORD_KINDS as string[]).includes(raw.kind) && { kind: raw.kind as RecordKind }), problem: (error as Error).message };
+      return {
+        name,
+        ...(isObject(raw) && typeof raw.kind === 'string' && (RECORD_KINDS as string[]).includes(raw.kind) && { kind: raw.kind as RecordKind }),
+        problem: (error as Error).message,
+      };
     }
   });
   return { source: 'import:slicc-vault', namespace: data.namespace, records, invalidLines: [] };
@@ -425,7 +441,13 @@ export function planRestore(file: ReadFile, current: Current, fresh: () => strin
         items.push({ name, kind, status: 'unchanged', placeholder: here.placeholder });
         continue;
       }
-      items.push({ name, kind, status: 'replaces', placeholder: here.placeholder, ...(incoming.placeholder && incoming.placeholder !== here.placeholder && { placeholderWas: incoming.placeholder }) });
+      items.push({
+        name,
+        kind,
+        status: 'replaces',
+        placeholder: here.placeholder,
+        ...(incoming.placeholder && incoming.placeholder !== here.placeholder && { placeholderWas: incoming.placeholder }),
+      });
       writes.push(writeOf(incoming, kind, here.placeholder, here.id));
       continue;
     }
@@ -435,7 +457,14 @@ export function planRestore(file: ReadFile, current: Current, fresh: () => strin
       while (current.taken.has(placeholder) || claimed.has(placeholder));
     }
     claimed.add(placeholder);
-    items.push({ name, kind, status: 'new', placeholder, ...(removed && { removed }), ...(incoming.placeholder && incoming.placeholder !== placeholder && { placeholderWas: incoming.placeholder }) });
+    items.push({
+      name,
+      kind,
+      status: 'new',
+      placeholder,
+      ...(removed && { removed }),
+      ...(incoming.placeholder && incoming.placeholder !== placeholder && { placeholderWas: incoming.placeholder }),
+    });
     writes.push(writeOf(incoming, kind, placeholder));
   }
   const added = items.filter((i) => i.status === 'new').length;
