@@ -74,10 +74,7 @@ export class LockController implements ReactiveController, PopupModel {
   /** Opened by the button to unlock: it closes itself once unlocked. */
   private readonly closeAfterUnlock: boolean;
 
-  constructor(
-    private readonly host: ReactiveControllerHost,
-    private readonly win: Window = window,
-  ) {
+  constructor(private readonly host: ReactiveControllerHost, private readonly win: Window = window) {
     this.state = initialState(win.location);
     this.closeAfterUnlock = new URLSearchParams(win.location.search).get('intent') === 'unlock';
     host.addController(this);
@@ -98,7 +95,7 @@ export class LockController implements ReactiveController, PopupModel {
 
   unlock(proof: Proof) {
     return this.act(async () => {
-      await this.ring!.give(await this.lock!.unlock(proof));
+      await this.give(await this.lock!.unlock(proof));
       this.set({ screen: 'unlocked', outcome: { kind: 'success', text: 'Unlocked. Every SLICC window of this browser can use the vault now.' } });
       // The key went out on the channel before this; a moment lets the popup be read before it goes.
       if (this.closeAfterUnlock) setTimeout(() => this.win.close(), 600);
@@ -116,7 +113,8 @@ export class LockController implements ReactiveController, PopupModel {
     return this.act(async () => {
       if (passphrase !== again) throw new LockError('mismatch', "the two passphrases aren't the same; nothing changed");
       const had = this.state.lock;
-      await this.lock!.setPassphrase(passphrase, proof);
+      const fresh = await this.lock!.setPassphrase(passphrase, proof);
+      if (fresh) await this.give(fresh);
       const text = had?.passphrase
         ? 'The passphrase is changed. The old one no longer unlocks the vault.'
         : had
@@ -129,17 +127,25 @@ export class LockController implements ReactiveController, PopupModel {
   addPasskey(proof?: Proof) {
     return this.act(async () => {
       const had = this.state.lock;
-      await this.lock!.setPasskey(proof);
-      const text = had ? 'The passkey is added. Either the passkey or the passphrase unlocks the vault.' : 'Done: the vault is locked with your passkey.';
+      const fresh = await this.lock!.setPasskey(proof);
+      if (fresh) await this.give(fresh);
+      const text = had
+        ? 'The passkey is added. Either the passkey or the passphrase unlocks the vault.'
+        : 'Done: the vault is locked with your passkey.';
       this.set({ screen: 'unlocked', outcome: { kind: 'success', text } });
     });
   }
 
   removeLock(proof: Proof) {
     return this.act(async () => {
-      await this.ring!.give(await this.lock!.removeLock(proof));
+      await this.give(await this.lock!.removeLock(proof));
       this.set({ screen: 'auto', outcome: { kind: 'success', text: 'The lock is removed. The vault opens by itself again in this browser.' } });
     });
+  }
+
+  /** Hands a key to every vault document; one the vault refuses (not its key now) is an error. */
+  private async give(key: CryptoKey) {
+    if (!(await this.ring!.give(key))) throw new LockError('busy', 'the vault was locked or changed meanwhile; nothing was unlocked. Try again');
   }
 
   private async start() {

@@ -46,6 +46,8 @@ export function auditText(e: AuditEntry): string {
     case 'restore':
     case 'purge':
       return `${e.name} ${e.type === 'purge' ? 'purged' : `${e.type}d`}${who(e)}`;
+    case 'unreadable':
+      return `${e.name} can't be read under the vault's key: skipped by the scrubber and the injector`;
     case 'policy':
       return `policy ${e.path} ${e.accepted ? 'accepted' : 'not trusted'} (sha256 ${e.sha256.slice(0, 12)}…)${e.warning ? `: ${e.warning}` : ''}${
         e.changes.length ? ` — ${e.changes.map(changeText).join('; ')}` : ''

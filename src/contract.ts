@@ -18,6 +18,11 @@ export interface ErrorBody {
 
 export type RecordKind = 'secret' | 'grant' | 'model' | 'mcp';
 export type RecordState = 'active' | 'inert' | 'removed';
+/**
+ * A record's state as Settings lists it: also `unreadable` when its ciphertext doesn't open under
+ * the vault's key (README, Key store and lock); the scrubber and the injector skip it.
+ */
+export type ListedState = RecordState | 'unreadable';
 export type Source = 'settings' | 'process' | `jerk:${string}@${string}` | `oauth:${string}` | `import:${string}`;
 export type ExitName = 'page' | 'proxy' | 'tailscale' | `device:${string}`;
 /** `false`: never revealed to a program; otherwise the `[exec]` mode of secrets-policy.toml. */
@@ -37,7 +42,7 @@ export interface SecretView {
   kind: RecordKind;
   source: Source;
   placeholder: string;
-  state: RecordState;
+  state: ListedState;
   provider?: string;
   account?: string;
   createdAt: EpochMs;
@@ -66,10 +71,16 @@ export interface ScrubState {
   ready: boolean;
 }
 
+/** The idle times auto-lock offers (README, Key store and lock): 15 minutes, 1 hour, 4 hours. */
+export const AUTO_LOCK_CHOICES = [15 * 60 * 1000, 60 * 60 * 1000, 4 * 60 * 60 * 1000] as const;
+export type AutoLockMs = (typeof AUTO_LOCK_CHOICES)[number];
+
 /** The lock kinds set, or `null` when the vault auto-unlocks. */
 export interface LockKinds {
   passphrase: boolean;
   passkey: boolean;
+  /** Auto-lock: the key is dropped everywhere after this long without use; `null` is never. */
+  autoLockMs: AutoLockMs | null;
 }
 export type LockState = LockKinds | null;
 
@@ -97,6 +108,8 @@ export interface VaultStatus {
   origin: string;
   locked: boolean;
   lock: LockState;
+  /** True when records exist but no key slot is left to open them: the vault never writes then. */
+  keyLost: boolean;
   scrub: ScrubState;
   waiting: PendingRequest[];
   exportedAt: EpochMs | null;
@@ -143,7 +156,8 @@ export interface SealEntry extends AuditBase {
   rotated: boolean;
 }
 export interface RemoveEntry extends AuditBase {
-  type: 'remove' | 'restore' | 'purge';
+  /** `unreadable`: a record whose ciphertext doesn't open under the vault's key, found once. */
+  type: 'remove' | 'restore' | 'purge' | 'unreadable';
 }
 export type PolicyChange =
   | { what: 'rule'; change: 'added' | 'removed'; secret: string; rule: Rule }
@@ -306,7 +320,7 @@ export interface RequestStatus {
 export interface SealedSecret {
   name: string;
   placeholder: string;
-  state: RecordState;
+  state: ListedState;
   exec: ExecMode;
   rules: Rule[];
   expiresAt?: EpochMs;

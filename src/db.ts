@@ -2,7 +2,7 @@
 // version; every store is shared by all namespaces and keyed or indexed by `namespace`.
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { AuditEntry, EpochMs, LockKinds, RecordKind, Source } from './contract.ts';
-import type { KeySlot } from './keys.ts';
+import type { KeyEntry } from './keys.ts';
 import type { StoredPolicy } from './policy/accepted.ts';
 import type { StoredRequest } from './requests.ts';
 import type { Registered } from './registered.ts';
@@ -42,7 +42,7 @@ export interface NamespaceMeta {
 export type StoredAudit = AuditEntry & { namespace: string };
 
 export interface VaultSchema extends DBSchema {
-  keys: { key: KeySlot['slot']; value: KeySlot };
+  keys: { key: KeyEntry['slot']; value: KeyEntry };
   records: {
     key: string;
     value: StoredRecord;

@@ -58,7 +58,7 @@ interface Connection {
 }
 
 /** The part of a status whose change is pushed as a `status` event. */
-const statusKey = (s: VaultStatus) => JSON.stringify([s.locked, s.lock, s.waiting, s.backupReminder]);
+const statusKey = (s: VaultStatus) => JSON.stringify([s.locked, s.lock, s.keyLost, s.waiting, s.backupReminder]);
 
 export class Gateway {
   private readonly connections = new Set<Connection>();

@@ -5,7 +5,7 @@ import type { IDBPTransaction } from 'idb';
 import type { AuditEntry, AuditPage, RecordKind, Source } from './contract.ts';
 import { emptyMeta, type NamespaceMeta, type StoredAudit, type StoredRecord, type VaultDb, type VaultSchema } from './db.ts';
 import { VaultError, enoent } from './errors.ts';
-import { decryptValue, encryptValue } from './keys.ts';
+import { type HeldKey, decryptValue, encryptValue } from './keys.ts';
 import { newPlaceholder } from './validate.ts';
 import type { ImportSource } from './contract.ts';
 import type { RestoreWrite } from './backup.ts';
@@ -39,8 +39,14 @@ export class Records {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Creates the record, or rotates it keeping its id and placeholder (and brings a removed one back). */
-  async write(namespace: string, key: CryptoKey, input: RecordInput, check?: RotationCheck, actor: Actor = {}) {
+  /**
+   * Creates the record, or rotates it keeping its id and placeholder (and brings a removed one
+   * back). Given a held key, the transaction also checks it is still the vault's (its check value
+   * is the one stored), so nothing is ever written under a key the vault no longer has.
+   */
+  async write(namespace: string, keyOrHeld: CryptoKey | HeldKey, input: RecordInput, check?: RotationCheck, actor: Actor = {}) {
+    const key = keyOrHeld instanceof CryptoKey ? keyOrHeld : keyOrHeld.key;
+    const checkId = keyOrHeld instanceof CryptoKey ? null : keyOrHeld.check;
     for (let attempt = 0; attempt < 5; attempt++) {
       const existing = await this.get(namespace, input.name);
       if (existing) {
@@ -68,8 +74,12 @@ export class Records {
         ...((input.provider ?? existing?.provider) !== undefined && { provider: input.provider ?? existing?.provider }),
         ...((input.account ?? existing?.account) !== undefined && { account: input.account ?? existing?.account }),
       };
-      const tx = this.db.transaction(['records', 'namespaces', 'audit'], 'readwrite');
+      const tx = this.db.transaction(['records', 'namespaces', 'audit', 'keys'], 'readwrite');
       try {
+        if (checkId !== null) {
+          const stored = await tx.objectStore('keys').get('check');
+          if (stored?.slot !== 'check' || stored.id !== checkId) throw keyChanged(tx);
+        }
         const current = await tx.objectStore('records').index('byName').get([namespace, input.name]);
         if (current?.id !== existing?.id) {
           tx.abort(); // another document created or purged it meanwhile: read again
@@ -313,7 +323,13 @@ export class Records {
   }
 }
 
-type WriteTx = IDBPTransaction<VaultSchema, ('records' | 'namespaces' | 'audit')[], 'readwrite'>;
+type WriteTx = IDBPTransaction<VaultSchema, any, 'readwrite'>;
+
+/** The write's key is no longer the vault's: abort, and say so as a lock. */
+function keyChanged(tx: WriteTx): VaultError {
+  tx.abort();
+  return new VaultError('EACCES', "vault is locked: the vault's key changed since this document got it; unlock again");
+}
 
 /** Ends the namespace's pending request `id` as done, inside a transaction with `requests`. */
 async function endRequest(tx: IDBPTransaction<VaultSchema, any, 'readwrite'>, namespace: string, id: string, now: number) {

@@ -2,7 +2,15 @@
 // file is a console error and a vault that answers nobody, never one that answers everybody.
 import type { EmbedderList, VaultConfig } from './contract.ts';
 
+/** PBKDF2 iterations of a passphrase slot: at least this many… */
 export const MIN_ITERATIONS = 600_000;
+/** …and at most this many, so no config or stored slot makes an unlock hang (README, Key store and lock). */
+export const MAX_ITERATIONS = 10_000_000;
+
+/** Whether `n` is an allowed PBKDF2 iteration count. */
+export function iterationsAllowed(n: unknown): n is number {
+  return Number.isSafeInteger(n) && (n as number) >= MIN_ITERATIONS && (n as number) <= MAX_ITERATIONS;
+}
 
 /** Whether `origin` is one of the embedders: an exact origin, or a pattern with one `*` label. */
 export function originAllowed(origin: string, embedders: EmbedderList): boolean {
@@ -46,8 +54,8 @@ export function parseConfig(data: unknown): VaultConfig {
   const c = data as Partial<VaultConfig> | null;
   if (!c || typeof c !== 'object') throw new Error('config.json must be a JSON object');
   if (typeof c.name !== 'string' || !c.name) throw new Error('config.json: name must be a non-empty string');
-  if (!Number.isSafeInteger(c.passphraseIterations) || c.passphraseIterations! < MIN_ITERATIONS) {
-    throw new Error(`config.json: passphraseIterations must be an integer of at least ${MIN_ITERATIONS}`);
+  if (!iterationsAllowed(c.passphraseIterations)) {
+    throw new Error(`config.json: passphraseIterations must be an integer from ${MIN_ITERATIONS} to ${MAX_ITERATIONS}`);
   }
   if (!Number.isSafeInteger(c.requestLifetimeMs) || c.requestLifetimeMs! <= 0) {
     throw new Error('config.json: requestLifetimeMs must be a positive integer');

@@ -116,6 +116,7 @@ export class Vault {
       origin: namespace,
       locked: this.locked,
       lock: snapshot.lock,
+      keyLost: this.keys.keyLost,
       scrub: this.scrubOf(snapshot),
       waiting: snapshot.requests.filter((r) => stateAt(r, this.now()) === 'pending').map(pendingOf),
       exportedAt: snapshot.meta.exportedAt,
@@ -238,9 +239,19 @@ export class Vault {
 
   /** Writes a checked value; shared by `put`, `seal` and `/dev/sealed`'s `seal`. */
   async write(namespace: string, input: RecordInput, check?: RotationCheck, actor?: Actor) {
-    const key = this.keys.key;
-    if (!key) throw new VaultError('EACCES', 'vault is locked: unlock it to add or change a value');
-    const { record } = await this.records.write(namespace, key, input, check, actor);
+    const held = this.keys.current;
+    if (!held && this.keys.keyLost) {
+      throw new VaultError('EACCES', "vault is locked: its key is gone (records exist but no key slot is left to open them); nothing is written");
+    }
+    if (!held) throw new VaultError('EACCES', 'vault is locked: unlock it to add or change a value');
+    let record;
+    try {
+      ({ record } = await this.records.write(namespace, held, input, check, actor));
+    } catch (error) {
+      // The vault's key changed under this document (README, Key store and lock): it drops its own.
+      if (error instanceof VaultError && error.code === 'EACCES') await this.keys.recheck();
+      throw error;
+    }
     await this.announce(namespace, ['values', 'audit', 'status']);
     return { placeholder: record.placeholder, state: stateOf(record, (await this.inEffect(namespace)).policy) };
   }

@@ -5,11 +5,22 @@ import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { deleteDB } from 'idb';
 import { openVaultDb, type VaultDb } from '../src/db.ts';
-import { autoUnlock, decryptValue, encryptValue, type KeySlot } from '../src/keys.ts';
+import {
+  type DeviceSlot,
+  type KeyCheck,
+  type KeyEpoch,
+  type KeySlot,
+  autoUnlock,
+  decryptValue,
+  opensCheck,
+  unwrapKey,
+} from '../src/keys.ts';
+import { Records } from '../src/records.ts';
 import { Lock, LockError, delayAfter, type Proof } from '../src/lock.ts';
 import { canary } from './helpers/vault.ts';
 
 const ITERATIONS = 600_000;
+const NS = 'https://seven.sliccy.ai';
 const PASSPHRASE = 'correct horse battery';
 let dbName = '';
 let db: VaultDb;
@@ -26,8 +37,9 @@ async function addAuthenticator(prf = true, userVerified = true) {
   return authenticatorId;
 }
 
+/** The key slots (the check value, epoch and auto-lock entries beside them aren't slots). */
 async function slotNames() {
-  return (await db.getAll('keys')).map((s) => s.slot).sort();
+  return (await db.getAll('keys')).map((s) => s.slot).filter((s) => ['device', 'passphrase', 'passkey'].includes(s)).sort();
 }
 
 async function refused(work: Promise<unknown>): Promise<LockError> {
@@ -40,11 +52,11 @@ async function refused(work: Promise<unknown>): Promise<LockError> {
   throw new Error('expected a LockError');
 }
 
-/** A value sealed under the data key before the lock, to show the same key comes back. */
-async function sealed(key: CryptoKey) {
-  const binding = { id: 'r1', namespace: 'https://seven.sliccy.ai', name: 'TOKEN' };
+/** A record written under the data key before the lock; `read` opens it as stored now. */
+async function stored(key: CryptoKey) {
   const value = canary('lock');
-  return { value, binding, ...(await encryptValue(key, value, binding)) };
+  const { record } = await new Records(db).write(NS, key, { name: 'TOKEN', value, kind: 'secret', source: 'settings' });
+  return { value, read: async (with_: CryptoKey) => decryptValue(with_, (await db.get('records', record.id))!) };
 }
 
 describe('the lock', () => {
@@ -59,18 +71,18 @@ describe('the lock', () => {
     for (const authenticatorId of authenticators.splice(0)) await executeServerCommand('webauthn', { action: 'remove', authenticatorId });
   });
 
-  it('sets a passphrase slot in place of the device slot, and the passphrase opens the same data key', async () => {
-    const before = await sealed((await autoUnlock(db))!);
+  it('sets a passphrase slot in place of the device slot, and the passphrase opens the records', async () => {
+    const before = await stored((await autoUnlock(db))!);
     await lock().setPassphrase(PASSPHRASE);
     expect(await slotNames()).to.deep.equal(['passphrase']);
-    expect(await lock().state()).to.deep.equal({ passphrase: true, passkey: false });
+    expect(await lock().state()).to.deep.equal({ passphrase: true, passkey: false, autoLockMs: null });
     const slot = (await db.get('keys', 'passphrase')) as KeySlot & { salt: Uint8Array; iterations: number };
     expect(slot.salt.byteLength).to.equal(16);
     expect(slot.iterations).to.equal(ITERATIONS);
     expect(await autoUnlock(db)).to.equal(null);
     const key = await lock().unlock({ passphrase: PASSPHRASE });
     expect(key.extractable).to.equal(false);
-    expect(await decryptValue(key, { ...before.binding, iv: before.iv, ciphertext: before.ciphertext })).to.equal(before.value);
+    expect(await before.read(key)).to.equal(before.value);
   });
 
   it('refuses a passphrase shorter than 8 characters and compares passphrases NFC-normalised', async () => {
@@ -119,19 +131,19 @@ describe('the lock', () => {
 
   it('locks with a PRF passkey, unlocks with it, and removing the lock brings back auto-unlock', async () => {
     await addAuthenticator();
-    const before = await sealed((await autoUnlock(db))!);
+    const before = await stored((await autoUnlock(db))!);
     await lock().setPasskey();
     expect(await slotNames()).to.deep.equal(['passkey']);
     const slot = (await db.get('keys', 'passkey')) as KeySlot & { prfSalt: Uint8Array; credentialId: ArrayBuffer };
     expect(slot.prfSalt.byteLength).to.equal(32);
     expect(slot.credentialId.byteLength).to.be.greaterThan(0);
     const key = await lock().unlock({ passkey: true });
-    expect(await decryptValue(key, { ...before.binding, iv: before.iv, ciphertext: before.ciphertext })).to.equal(before.value);
+    expect(await before.read(key)).to.equal(before.value);
     await lock().removeLock({ passkey: true });
     expect(await slotNames()).to.deep.equal(['device']);
     expect(await lock().state()).to.equal(null);
     const again = await autoUnlock(db);
-    expect(await decryptValue(again!, { ...before.binding, iv: before.iv, ciphertext: before.ciphertext })).to.equal(before.value);
+    expect(await before.read(again!)).to.equal(before.value);
   });
 
   it('adds a passkey to a passphrase lock only with the right passphrase, creating no passkey for a wrong one', async () => {
@@ -143,7 +155,7 @@ describe('the lock', () => {
     expect(credentials).to.deep.equal([]);
     clock += 1000;
     await lock().setPasskey({ passphrase: PASSPHRASE });
-    expect(await lock().state()).to.deep.equal({ passphrase: true, passkey: true });
+    expect(await lock().state()).to.deep.equal({ passphrase: true, passkey: true, autoLockMs: null });
   });
 
   it('sets both kinds, and either one unlocks; removing the lock needs one of them', async () => {
@@ -152,7 +164,7 @@ describe('the lock', () => {
     await lock().setPasskey();
     expect((await refused(lock().setPassphrase(PASSPHRASE))).reason).to.equal('proof-needed');
     await lock().setPassphrase(PASSPHRASE, { passkey: true });
-    expect(await lock().state()).to.deep.equal({ passphrase: true, passkey: true });
+    expect(await lock().state()).to.deep.equal({ passphrase: true, passkey: true, autoLockMs: null });
     await lock().unlock({ passkey: true });
     await lock().unlock({ passphrase: PASSPHRASE });
     expect((await refused(lock().removeLock({ passphrase: 'wrong one!' }))).message).to.equal('wrong passphrase');
@@ -190,5 +202,124 @@ describe('the lock', () => {
     const error = await refused(lock().setPasskey());
     expect([error.reason, error.message]).to.deep.equal(['cancelled', 'the passkey prompt was cancelled; nothing changed']);
     expect(await slotNames()).to.deep.equal(['device']);
+  });
+
+  it('counts attempts made at once: of three wrong passphrases sent together one is tried and counted, the others refused untried, round after round', async () => {
+    await autoUnlock(db);
+    await lock().setPassphrase(PASSPHRASE);
+    const wrong: Proof = { passphrase: 'not the passphrase' };
+    for (let round = 1; round <= 6; round++) {
+      const reasons = await Promise.all([0, 1, 2].map(async () => (await refused(lock().unlock(wrong))).reason));
+      expect(reasons.filter((r) => r === 'wrong-passphrase'), `round ${round}`).to.have.length(1);
+      expect(reasons.filter((r) => r === 'too-soon'), `round ${round}`).to.have.length(2);
+      expect(await lock().retryIn('passphrase')).to.equal(delayAfter(round));
+      clock += delayAfter(round);
+    }
+    // Six tried, six counted: the old read-then-write stored 1 here (a 1 s wait instead of 32 s).
+    expect(delayAfter(6)).to.equal(32_000);
+    // A success clears the count.
+    await lock().unlock({ passphrase: PASSPHRASE });
+    expect(await lock().retryIn('passphrase')).to.equal(0);
+  });
+
+  it('keeps PBKDF2 between 600,000 and 10,000,000 iterations: in Lock, and for a stored slot, refusing before deriving', async () => {
+    for (const iterations of [599_999, 10_000_001, 2 ** 32, 1e9, 1.5e6 + 0.5]) {
+      let error: unknown;
+      try {
+        lock({ iterations });
+      } catch (e) {
+        error = e;
+      }
+      expect((error as LockError)?.reason, String(iterations)).to.equal('bad-iterations');
+    }
+    await autoUnlock(db);
+    await lock({ iterations: 10_000_000 }).state();
+    await lock().setPassphrase(PASSPHRASE);
+    const slot = (await db.get('keys', 'passphrase'))!;
+    await db.put('keys', { ...slot, iterations: 1e9 } as KeySlot);
+    const started = performance.now();
+    const error = await refused(lock().unlock({ passphrase: PASSPHRASE }));
+    expect(error.reason).to.equal('bad-iterations');
+    expect(performance.now() - started).to.be.below(1000);
+    // Refused untried, it isn't counted.
+    expect(await lock().retryIn('passphrase')).to.equal(0);
+  });
+
+  it('brings a fresh data key with the first lock: a copy of the pre-lock device slot opens none of the records', async () => {
+    const oldKey = (await autoUnlock(db))!;
+    const records = new Records(db);
+    const values = new Map<string, string>();
+    for (const name of ['ALPHA', 'BETA', 'GAMMA']) {
+      const value = canary(name);
+      values.set(name, value);
+      await records.write(NS, oldKey, { name, value, kind: 'secret', source: 'settings' });
+    }
+    // What a copy of the profile taken before the lock holds: the device slot with its wrapping key.
+    const copied = (await db.get('keys', 'device')) as DeviceSlot;
+    const newKey = await lock().setPassphrase(PASSPHRASE);
+    expect(newKey).to.be.instanceOf(CryptoKey);
+    await records.write(NS, newKey!, { name: 'AFTER', value: canary('after'), kind: 'secret', source: 'settings' });
+    const fromCopy = await unwrapKey(copied, copied.wrappingKey);
+    const all = await db.getAll('records');
+    expect(all).to.have.length(4);
+    for (const record of all) {
+      let opened = true;
+      await decryptValue(fromCopy, record).catch(() => (opened = false));
+      expect(opened, record.name).to.equal(false);
+    }
+    const unlocked = await lock().unlock({ passphrase: PASSPHRASE });
+    for (const [name, value] of values) expect(await decryptValue(unlocked, (await records.get(NS, name))!)).to.equal(value);
+    // The epoch moved on with the new key, and the check value is the new key's.
+    expect((await db.get('keys', 'epoch')) as KeyEpoch).to.deep.equal({ slot: 'epoch', epoch: 1 });
+    expect(await opensCheck(unlocked, (await db.get('keys', 'check')) as KeyCheck)).to.equal(true);
+    expect(await opensCheck(oldKey, (await db.get('keys', 'check')) as KeyCheck)).to.equal(false);
+  });
+
+  it('removing the lock keeps the data key: the records still open by themselves', async () => {
+    const key = (await autoUnlock(db))!;
+    await lock().setPassphrase(PASSPHRASE);
+    const value = canary('kept');
+    const unlocked = await lock().unlock({ passphrase: PASSPHRASE });
+    const { record } = await new Records(db).write(NS, unlocked, { name: 'KEPT', value, kind: 'secret', source: 'settings' });
+    await lock().removeLock({ passphrase: PASSPHRASE });
+    expect(await decryptValue((await autoUnlock(db))!, (await db.get('records', record.id))!)).to.equal(value);
+    expect(key).to.not.equal(unlocked);
+  });
+
+  it("refuses a passkey whose get() gives another PRF output than its create(), before anything changes", async () => {
+    const authenticatorId = await addAuthenticator();
+    const key = (await autoUnlock(db))!;
+    const before = await stored(key);
+    const keysBefore = await db.getAll('keys');
+    // An authenticator that answers create() with one PRF output and get() with another.
+    const real = navigator.credentials;
+    const differing = {
+      create: async (options: CredentialCreationOptions) => {
+        const credential = (await real.create(options)) as PublicKeyCredential;
+        const other = crypto.getRandomValues(new Uint8Array(32));
+        return new Proxy(credential, {
+          get: (target, name) =>
+            name === 'getClientExtensionResults'
+              ? () => ({ prf: { enabled: true, results: { first: other.buffer } } })
+              : typeof (target as any)[name] === 'function'
+                ? (target as any)[name].bind(target)
+                : (target as any)[name],
+        });
+      },
+      get: (options: CredentialRequestOptions) => real.get(options),
+    } as unknown as CredentialsContainer;
+    const error = await refused(new Lock(db, { iterations: ITERATIONS, rpName: 'SLICC vault (test)', credentials: differing, now: () => clock }).setPasskey());
+    expect(error.reason).to.equal('passkey-unproven');
+    expect(error.message).to.contain('nothing changed');
+    expect(await slotNames()).to.deep.equal(['device']);
+    expect((await db.getAll('keys')).map((k) => k.slot)).to.deep.equal(keysBefore.map((k) => k.slot));
+    expect(await lock().state()).to.equal(null);
+    expect(await before.read((await autoUnlock(db))!)).to.equal(before.value);
+    // The passkey that does agree with itself locks, wrapped with what get() gives.
+    await executeServerCommand('webauthn', { action: 'remove', authenticatorId });
+    authenticators.splice(authenticators.indexOf(authenticatorId), 1);
+    await addAuthenticator();
+    await lock().setPasskey();
+    expect(await before.read(await lock().unlock({ passkey: true }))).to.equal(before.value);
   });
 });

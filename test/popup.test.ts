@@ -62,7 +62,7 @@ describe('the lock popup', () => {
     const reloaded = await welcomed();
     const welcome = (await reloaded.first) as any;
     expect(welcome.status.locked).to.equal(true);
-    expect(welcome.status.lock).to.deep.equal({ passphrase: false, passkey: true });
+    expect(welcome.status.lock).to.deep.equal({ passphrase: false, passkey: true, autoLockMs: null });
     expect(welcome.status.scrub).to.include({ needed: true, ready: false });
     await expectLockedOut(reloaded);
     const agent = await welcomed({ role: 'agent' });

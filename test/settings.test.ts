@@ -34,6 +34,13 @@ describe('config.json', () => {
     expect(parseConfig({ name: 'v', passphraseIterations: 600000, requestLifetimeMs: 300000 }).passphraseIterations).to.equal(600000);
   });
 
+  it('allows at most 10,000,000 passphrase iterations, so no config makes an unlock hang', () => {
+    for (const n of [10_000_001, 2 ** 32, 1e9]) {
+      expect(() => parseConfig({ name: 'v', passphraseIterations: n, requestLifetimeMs: 300000 })).to.throw('from 600000 to 10000000');
+    }
+    expect(parseConfig({ name: 'v', passphraseIterations: 10_000_000, requestLifetimeMs: 300000 }).passphraseIterations).to.equal(10_000_000);
+  });
+
   it('refuses a missing name or lifetime', () => {
     expect(() => parseConfig({ passphraseIterations: 600000, requestLifetimeMs: 300000 })).to.throw('name');
     expect(() => parseConfig({ name: 'v', passphraseIterations: 600000 })).to.throw('requestLifetimeMs');
