@@ -74,7 +74,10 @@ export class LockController implements ReactiveController, PopupModel {
   /** Opened by the button to unlock: it closes itself once unlocked. */
   private readonly closeAfterUnlock: boolean;
 
-  constructor(private readonly host: ReactiveControllerHost, private readonly win: Window = window) {
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly win: Window = window,
+  ) {
     this.state = initialState(win.location);
     this.closeAfterUnlock = new URLSearchParams(win.location.search).get('intent') === 'unlock';
     host.addController(this);
@@ -129,9 +132,7 @@ export class LockController implements ReactiveController, PopupModel {
       const had = this.state.lock;
       const fresh = await this.lock!.setPasskey(proof);
       if (fresh) await this.give(fresh);
-      const text = had
-        ? 'The passkey is added. Either the passkey or the passphrase unlocks the vault.'
-        : 'Done: the vault is locked with your passkey.';
+      const text = had ? 'The passkey is added. Either the passkey or the passphrase unlocks the vault.' : 'Done: the vault is locked with your passkey.';
       this.set({ screen: 'unlocked', outcome: { kind: 'success', text } });
     });
   }

@@ -11,10 +11,7 @@ export const KEY_CHANNEL = 'slicc-vault-keys';
 const ASK_MS = 150;
 
 /** What travels on `slicc-vault-keys`. `epoch` is the lock epoch the key was taken at, or the new one. */
-export type KeyMessage =
-  | { type: 'key?' }
-  | { type: 'key'; key: CryptoKey; epoch: number; auto: boolean }
-  | { type: 'lock'; epoch: number };
+export type KeyMessage = { type: 'key?' } | { type: 'key'; key: CryptoKey; epoch: number; auto: boolean } | { type: 'lock'; epoch: number };
 
 export interface KeyRingOptions {
   /** The channel's name; tests give each ring set its own. */
@@ -31,7 +28,10 @@ export class KeyRing {
   private readonly channel: BroadcastChannel;
   private readonly listeners = new Set<(key: CryptoKey | null) => void | Promise<void>>();
 
-  private constructor(private readonly db: VaultDb, options: KeyRingOptions) {
+  private constructor(
+    private readonly db: VaultDb,
+    options: KeyRingOptions,
+  ) {
     this.channel = new BroadcastChannel(options.channel ?? KEY_CHANNEL);
     this.channel.onmessage = ({ data }: MessageEvent<KeyMessage>) => void this.receive(data);
   }

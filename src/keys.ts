@@ -255,9 +255,7 @@ export async function decryptValue(key: CryptoKey, sealed: ValueBinding & { iv: 
  * binding; the plaintext bytes are zeroed. Throws when `from` can't open it.
  */
 export async function reencrypt(from: CryptoKey, to: CryptoKey, sealed: ValueBinding & { iv: Uint8Array<ArrayBuffer>; ciphertext: ArrayBuffer }) {
-  const plain = new Uint8Array(
-    await crypto.subtle.decrypt({ name: 'AES-GCM', iv: sealed.iv, additionalData: bindingData(sealed) }, from, sealed.ciphertext),
-  );
+  const plain = new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv: sealed.iv, additionalData: bindingData(sealed) }, from, sealed.ciphertext));
   try {
     const iv = randomBytes(12);
     const ciphertext = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: bindingData(sealed) }, to, plain);

@@ -88,7 +88,10 @@ export interface LockOptions {
 }
 
 const iterationsError = (n: unknown) =>
-  new LockError('bad-iterations', `the passphrase cost must be from ${MIN_ITERATIONS} to ${MAX_ITERATIONS} PBKDF2 iterations, not ${String(n)}; nothing changed`);
+  new LockError(
+    'bad-iterations',
+    `the passphrase cost must be from ${MIN_ITERATIONS} to ${MAX_ITERATIONS} PBKDF2 iterations, not ${String(n)}; nothing changed`,
+  );
 
 /** The passphrase slot's wrapping key; the encoded passphrase is zeroed once imported. */
 export async function passphraseKey(passphrase: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<CryptoKey> {
@@ -111,13 +114,7 @@ export async function passkeyKey(prfOutput: BufferSource): Promise<CryptoKey> {
   } finally {
     wipe(prfOutput);
   }
-  return crypto.subtle.deriveKey(
-    { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(32), info: PASSKEY_INFO },
-    base,
-    AES,
-    false,
-    ['encrypt', 'decrypt'],
-  );
+  return crypto.subtle.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(32), info: PASSKEY_INFO }, base, AES, false, ['encrypt', 'decrypt']);
 }
 
 /** Checks a new passphrase; the message names the rule, never the passphrase. */
@@ -140,14 +137,16 @@ const equalBytes = (a: BufferSource, b: BufferSource) => {
   return x.length === y.length && x.every((v, i) => v === y[i]);
 };
 
-const cancelled = (error: unknown) =>
-  error instanceof DOMException && (error.name === 'NotAllowedError' || error.name === 'AbortError');
+const cancelled = (error: unknown) => error instanceof DOMException && (error.name === 'NotAllowedError' || error.name === 'AbortError');
 
 export class Lock {
   private readonly credentials: CredentialsContainer;
   private readonly now: () => number;
 
-  constructor(private readonly db: VaultDb, private readonly options: LockOptions) {
+  constructor(
+    private readonly db: VaultDb,
+    private readonly options: LockOptions,
+  ) {
     if (!iterationsAllowed(options.iterations)) throw iterationsError(options.iterations);
     this.credentials = options.credentials ?? navigator.credentials;
     this.now = options.now ?? Date.now;
@@ -463,7 +462,7 @@ export class Lock {
       wipe(created);
       wipe(output);
       forget(credential.rawId);
-      throw new LockError('passkey-unproven', "that passkey gave a different key when asked again, so it could never unlock the vault; nothing changed");
+      throw new LockError('passkey-unproven', 'that passkey gave a different key when asked again, so it could never unlock the vault; nothing changed');
     }
     if (created) wipe(created);
     return { credentialId: credential.rawId, output };
@@ -496,6 +495,9 @@ const proofNeeded = () => new LockError('proof-needed', 'a lock is set: confirm 
 function forget(credentialId: ArrayBuffer) {
   const signal = (PublicKeyCredential as unknown as { signalUnknownCredential?: (o: object) => Promise<void> }).signalUnknownCredential;
   if (!signal) return;
-  const id = btoa(String.fromCharCode(...new Uint8Array(credentialId))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const id = btoa(String.fromCharCode(...new Uint8Array(credentialId)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
   signal.call(PublicKeyCredential, { rpId: location.hostname, credentialId: id }).catch(() => undefined);
 }

@@ -17,7 +17,7 @@ import type {
   AuditEntry,
 } from './contract.ts';
 import { type BusMessage, CHANNEL, type Change } from './bus.ts';
-import { emptyMeta, type VaultDb } from './db.ts';
+import { emptyMeta, type StoredRecord, type VaultDb } from './db.ts';
 import { VaultError, einval } from './errors.ts';
 import { lockOf } from './keys.ts';
 import { KeyRing } from './keyring.ts';
@@ -241,10 +241,10 @@ export class Vault {
   async write(namespace: string, input: RecordInput, check?: RotationCheck, actor?: Actor) {
     const held = this.keys.current;
     if (!held && this.keys.keyLost) {
-      throw new VaultError('EACCES', "vault is locked: its key is gone (records exist but no key slot is left to open them); nothing is written");
+      throw new VaultError('EACCES', 'vault is locked: its key is gone (records exist but no key slot is left to open them); nothing is written');
     }
     if (!held) throw new VaultError('EACCES', 'vault is locked: unlock it to add or change a value');
-    let record;
+    let record: StoredRecord;
     try {
       ({ record } = await this.records.write(namespace, held, input, check, actor));
     } catch (error) {

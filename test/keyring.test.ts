@@ -8,7 +8,7 @@ import { type KeyCheck, autoUnlock, decryptValue, openDevice } from '../src/keys
 import { KeyRing, type KeyMessage } from '../src/keyring.ts';
 import { Lock } from '../src/lock.ts';
 import { Records } from '../src/records.ts';
-import { VaultError } from '../src/errors.ts';
+import type { VaultError } from '../src/errors.ts';
 import { canary } from './helpers/vault.ts';
 
 const NS = 'https://seven.sliccy.ai';

@@ -5,16 +5,7 @@ import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { deleteDB } from 'idb';
 import { openVaultDb, type VaultDb } from '../src/db.ts';
-import {
-  type DeviceSlot,
-  type KeyCheck,
-  type KeyEpoch,
-  type KeySlot,
-  autoUnlock,
-  decryptValue,
-  opensCheck,
-  unwrapKey,
-} from '../src/keys.ts';
+import { type DeviceSlot, type KeyCheck, type KeyEpoch, type KeySlot, autoUnlock, decryptValue, opensCheck, unwrapKey } from '../src/keys.ts';
 import { Records } from '../src/records.ts';
 import { Lock, LockError, delayAfter, type Proof } from '../src/lock.ts';
 import { canary } from './helpers/vault.ts';
@@ -39,7 +30,10 @@ async function addAuthenticator(prf = true, userVerified = true) {
 
 /** The key slots (the check value, epoch and auto-lock entries beside them aren't slots). */
 async function slotNames() {
-  return (await db.getAll('keys')).map((s) => s.slot).filter((s) => ['device', 'passphrase', 'passkey'].includes(s)).sort();
+  return (await db.getAll('keys'))
+    .map((s) => s.slot)
+    .filter((s) => ['device', 'passphrase', 'passkey'].includes(s))
+    .sort();
 }
 
 async function refused(work: Promise<unknown>): Promise<LockError> {
@@ -210,8 +204,14 @@ describe('the lock', () => {
     const wrong: Proof = { passphrase: 'not the passphrase' };
     for (let round = 1; round <= 6; round++) {
       const reasons = await Promise.all([0, 1, 2].map(async () => (await refused(lock().unlock(wrong))).reason));
-      expect(reasons.filter((r) => r === 'wrong-passphrase'), `round ${round}`).to.have.length(1);
-      expect(reasons.filter((r) => r === 'too-soon'), `round ${round}`).to.have.length(2);
+      expect(
+        reasons.filter((r) => r === 'wrong-passphrase'),
+        `round ${round}`,
+      ).to.have.length(1);
+      expect(
+        reasons.filter((r) => r === 'too-soon'),
+        `round ${round}`,
+      ).to.have.length(2);
       expect(await lock().retryIn('passphrase')).to.equal(delayAfter(round));
       clock += delayAfter(round);
     }
@@ -286,7 +286,7 @@ describe('the lock', () => {
     expect(key).to.not.equal(unlocked);
   });
 
-  it("refuses a passkey whose get() gives another PRF output than its create(), before anything changes", async () => {
+  it('refuses a passkey whose get() gives another PRF output than its create(), before anything changes', async () => {
     const authenticatorId = await addAuthenticator();
     const key = (await autoUnlock(db))!;
     const before = await stored(key);

@@ -23,20 +23,47 @@ const CASES: Case[] = [
   { name: 'auto', screen: 'auto', lock: null },
   { name: 'set-passphrase', screen: 'set-passphrase', lock: null },
   { name: 'locked', screen: 'locked', lock: BOTH },
-  { name: 'locked-wrong-passphrase', screen: 'locked', lock: { passphrase: true, passkey: false, autoLockMs: null }, outcome: { kind: 'error', text: 'Wrong passphrase.' } },
-  { name: 'unlocked', screen: 'unlocked', lock: { passphrase: false, passkey: true, autoLockMs: null }, outcome: { kind: 'success', text: 'Done: the vault is locked with your passkey.' } },
+  {
+    name: 'locked-wrong-passphrase',
+    screen: 'locked',
+    lock: { passphrase: true, passkey: false, autoLockMs: null },
+    outcome: { kind: 'error', text: 'Wrong passphrase.' },
+  },
+  {
+    name: 'unlocked',
+    screen: 'unlocked',
+    lock: { passphrase: false, passkey: true, autoLockMs: null },
+    outcome: { kind: 'success', text: 'Done: the vault is locked with your passkey.' },
+  },
   { name: 'add-passkey', screen: 'add-passkey', lock: { passphrase: true, passkey: false, autoLockMs: null } },
   { name: 'add-passphrase', screen: 'set-passphrase', lock: { passphrase: false, passkey: true, autoLockMs: null } },
   { name: 'change-passphrase', screen: 'change-passphrase', lock: BOTH },
   { name: 'remove', screen: 'remove', lock: BOTH },
-  { name: 'no-prf', screen: 'auto', lock: null, outcome: { kind: 'error', text: "That passkey can't lock the vault: its authenticator doesn't support the PRF extension. Nothing changed." } },
+  {
+    name: 'no-prf',
+    screen: 'auto',
+    lock: null,
+    outcome: { kind: 'error', text: "That passkey can't lock the vault: its authenticator doesn't support the PRF extension. Nothing changed." },
+  },
 ];
 
 /** A model that renders what it's given and records what the element asks for. */
 function model(state: Partial<PopupState>): PopupModel & { asked: unknown[][] } {
   const asked: unknown[][] = [];
-  const full: PopupState = { screen: 'auto', lock: null, busy: false, outcome: null, namespace: 'https://seven.sliccy.ai', theme: 'light', scale: 'medium', ...state };
-  const record = (name: string) => async (...args: unknown[]) => void asked.push([name, ...args]);
+  const full: PopupState = {
+    screen: 'auto',
+    lock: null,
+    busy: false,
+    outcome: null,
+    namespace: 'https://seven.sliccy.ai',
+    theme: 'light',
+    scale: 'medium',
+    ...state,
+  };
+  const record =
+    (name: string) =>
+    async (...args: unknown[]) =>
+      void asked.push([name, ...args]);
   return {
     state: full,
     asked,
@@ -94,7 +121,7 @@ describe('the lock popup, screen by screen', () => {
     root.querySelector<HTMLInputElement>('#new')!.value = 'a passphrase';
     root.querySelector<HTMLInputElement>('#again')!.value = 'a passphrase';
     root.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
-    expect(m.asked).to.deep.equal([['setPassphrase', 'a passphrase', 'a passphrase', { passkey: true, autoLockMs: null }]]);
+    expect(m.asked).to.deep.equal([['setPassphrase', 'a passphrase', 'a passphrase', { passkey: true }]]);
   });
 
   it('offers, unlocked, lock now, the other kind, changing the passphrase and removing the lock', async () => {
@@ -102,7 +129,12 @@ describe('the lock popup, screen by screen', () => {
       const { root } = await render({ screen: 'unlocked', lock });
       return [...root.querySelectorAll('button')].map((b) => b.textContent!.trim());
     };
-    expect(await labels({ passphrase: true, passkey: false, autoLockMs: null })).to.deep.equal(['Lock now', 'Add a passkey', 'Change the passphrase', 'Remove the lock']);
+    expect(await labels({ passphrase: true, passkey: false, autoLockMs: null })).to.deep.equal([
+      'Lock now',
+      'Add a passkey',
+      'Change the passphrase',
+      'Remove the lock',
+    ]);
     expect(await labels({ passphrase: false, passkey: true, autoLockMs: null })).to.deep.equal(['Lock now', 'Add a passphrase', 'Remove the lock']);
     expect(await labels(BOTH)).to.deep.equal(['Lock now', 'Change the passphrase', 'Remove the lock']);
   });
