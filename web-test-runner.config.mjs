@@ -1,4 +1,5 @@
-// Every test runs in Debian's Chromium, headless, never downloaded. Beside the test runner's own
+// Every test runs in Debian's Chromium and in Debian's Firefox ESR, headless, never downloaded
+// (README, Tests: two engines). Beside the test runner's own
 // origin (the embedder, http://localhost:PORT) the config serves the vault on a same-site other
 // origin, a second allowed embedder, a stranger origin the vault doesn't allow (GAPS section 1), and
 // a vault with a malformed embedders.json.
@@ -6,7 +7,9 @@ import { createServer } from 'node:net';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
+import { puppeteerLauncher } from '@web/test-runner-puppeteer';
 import { CHROMIUM_ARGS, ensureChromium } from './scripts/chromium.mjs';
+import { ensureFirefox } from './scripts/firefox.mjs';
 import { startServer, vaultServerConfig } from './scripts/vault-server.mjs';
 import { webauthnPlugin } from './test/plugins/webauthn.mjs';
 import { consolePlugin } from './test/plugins/console.mjs';
@@ -43,7 +46,48 @@ await Promise.all([
   startServer(vaultServerConfig({ port: brokenPort, embedders: { origins: embedders }, ancestors: embedders })),
 ]);
 
-const executablePath = ensureChromium();
+// Which engines run (README, Tests: two engines): both unless ENGINES names fewer, e.g.
+// `ENGINES=chromium npx web-test-runner test/x.test.ts` while working on one file.
+const ENGINES = (process.env.ENGINES ?? 'chromium firefox').split(/[\s,]+/).filter(Boolean);
+for (const engine of ENGINES) if (engine !== 'chromium' && engine !== 'firefox') throw new Error(`ENGINES: unknown engine ${engine} (chromium, firefox)`);
+
+/**
+ * A test needing a facility only Chromium has (CDP: the WebAuthn virtual authenticator, …) says so
+ * in its name, or in its describe's: Firefox skips every test whose full title contains this mark.
+ */
+export const CHROMIUM_ONLY = '(Chromium only)';
+/** Whole test files Firefox skips (paths from the repo root), for files that can't even load there. */
+export const CHROMIUM_ONLY_FILES = [];
+
+/** Firefox opens a window in 1.5 to 3 s where Chromium takes a fraction of that: its tests get twice the time. */
+const FIREFOX_SLOWER = 2;
+
+/**
+ * Firefox's test page: before mocha starts, give each test FIREFOX_SLOWER times the time, and skip
+ * (a root beforeEach hook) the tests marked CHROMIUM_ONLY and every test of a file in
+ * CHROMIUM_ONLY_FILES: they count as skipped in Firefox.
+ */
+const firefoxTestRunnerHtml = (testFramework) => `<!DOCTYPE html><html><head></head><body>
+<script type="module">
+  const config = window.__WTR_CONFIG__;
+  const file = new URL(config.testFile, location.href).pathname.replace(/^\\//, '');
+  const whole = ${JSON.stringify(CHROMIUM_ONLY_FILES)}.includes(file);
+  const timeout = config.testFrameworkConfig.timeout * ${FIREFOX_SLOWER};
+  function beforeEach() {
+    if (whole || this.currentTest.fullTitle().includes(${JSON.stringify(CHROMIUM_ONLY)})) this.skip();
+  }
+  config.testFrameworkConfig = { ...config.testFrameworkConfig, timeout, rootHooks: { beforeEach } };
+</script>
+<script type="module" src="${testFramework}"></script></body></html>`;
+
+const chromium = () =>
+  chromeLauncher({ launchOptions: { executablePath: ensureChromium(), headless: true, args: CHROMIUM_ARGS } });
+const firefox = () =>
+  puppeteerLauncher({ launchOptions: { browser: 'firefox', executablePath: ensureFirefox(), headless: true } });
+// Chromium runs the default group; Firefox its own group, over the same files, with its own page.
+const engines = !ENGINES.includes('chromium')
+  ? { browsers: [firefox()], testRunnerHtml: firefoxTestRunnerHtml }
+  : { browsers: [chromium()], groups: ENGINES.includes('firefox') ? [{ name: 'firefox', browsers: [firefox()], testRunnerHtml: firefoxTestRunnerHtml }] : [] };
 
 export default {
   files: ['test/**/*.test.ts', 'components/**/*.test.ts', 'src/**/*.test.ts'],
@@ -55,11 +99,7 @@ export default {
   testsStartTimeout: 60000,
   testsFinishTimeout: 300000,
   testFramework: { config: { timeout: 20000 } },
-  browsers: [
-    chromeLauncher({
-      launchOptions: { executablePath, headless: true, args: CHROMIUM_ARGS },
-    }),
-  ],
+  ...engines,
   plugins: [
     esbuildPlugin({ ts: true, target: 'esnext' }),
     webauthnPlugin(),

@@ -64,8 +64,20 @@ export class ButtonController implements ReactiveController {
     if (this.namespace) params.set('namespace', this.namespace);
     if (this.host.availability === 'locked') params.set('intent', 'unlock');
     // Not `noopener`: that makes window.open return null always, and a block couldn't be told apart.
-    const popup = this.win.open(`/popup.html?${params}`, POPUP_NAME, POPUP_FEATURES);
-    this.host.blocked = popup === null;
+    this.host.blocked = this.tryOpen(`/popup.html?${params}`) === null;
+  }
+
+  /**
+   * `window.open`, or `null` when the browser refused. A blocker makes it return `null`; in a frame
+   * sandboxed without `allow-popups`, Chromium returns `null` and Firefox throws `InvalidAccessError`
+   * (README, The button): both are a block the person must see.
+   */
+  private tryOpen(url: string): Window | null {
+    try {
+      return this.win.open(url, POPUP_NAME, POPUP_FEATURES);
+    } catch {
+      return null;
+    }
   }
 
   /** The embedder's message: the same checks as the frame's hello. */

@@ -1,20 +1,48 @@
-// `npm start`: the vault and its demo embedder, on two same-site origins.
-import { existsSync } from 'node:fs';
+// `npm start`: the vault and its demo embedder, on two same-site origins, and the vault answering
+// the origins in EMBEDDERS too (README, Embed it in your own page). Both servers run in this one
+// process. SIGINT and SIGTERM stop them, then this process, with the signal's exit status; so does
+// the end of the parent (`npm start` killed outright): nothing it started outlives it.
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ensureDeps } from './ensure-deps.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const SIGNALS = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 };
+const servers = [];
+let stopping = false;
+
+/** Stops every server, then exits as if killed by `signal` (128 + its number). */
+async function stop(signal) {
+  if (stopping) return;
+  stopping = true;
+  clearInterval(parentWatch);
+  // A browser's keep-alive connection must not hold the exit: stop waiting after 3 s.
+  const late = setTimeout(() => process.exit(128 + SIGNALS[signal]), 3000);
+  await Promise.allSettled(servers.map((server) => server.stop()));
+  clearTimeout(late);
+  process.exit(128 + SIGNALS[signal]);
+}
+for (const signal of Object.keys(SIGNALS)) process.on(signal, () => void stop(signal));
+// `npm start` passes SIGINT and SIGTERM on to its child; without the `exec` in package.json that
+// child would be a shell, which dies without passing them further. And when npm itself is killed
+// outright (SIGKILL), this process is re-parented: it then stops as for SIGTERM.
+const parent = process.ppid;
+const parentWatch = setInterval(() => process.ppid !== parent && void stop('SIGTERM'), 500);
+
 ensureDeps();
 if (existsSync(`${root}scripts/endpoints.mjs`)) execFileSync('node', ['scripts/endpoints.mjs'], { cwd: root, stdio: 'inherit' });
 
-const { default: vaultConfig, demoOrigin, demoPort, vaultOrigin } = await import('../web-dev-server.config.mjs');
+const { default: vaultConfig, demoOrigin, demoPort, vaultOrigin, embedders } = await import('../web-dev-server.config.mjs');
 const { demoServerConfig } = await import('./demo-server.mjs');
 const { startServer } = await import('./vault-server.mjs');
 
-await startServer(vaultConfig);
-await startServer(demoServerConfig({ port: demoPort, vaultOrigin }));
-console.log(`slicc-vault ${JSON.parse((await import('node:fs')).readFileSync(`${root}package.json`, 'utf8')).version}
+// Both servers live in this process, so its exit ends them even if a signal came mid-start.
+servers.push(await startServer(vaultConfig));
+servers.push(await startServer(demoServerConfig({ port: demoPort, vaultOrigin })));
+const others = embedders.filter((origin) => origin !== demoOrigin);
+console.log(`slicc-vault ${JSON.parse(readFileSync(`${root}package.json`, 'utf8')).version}
   vault:     ${vaultOrigin}/
   demo:      ${demoOrigin}/   ← open this one
+  embedders: ${[demoOrigin, ...others].join(' ')}${others.length ? '' : ' (EMBEDDERS adds yours)'}
 Both names resolve to this machine in Chromium (any *.localhost name does). Ctrl-C stops.`);

@@ -1,11 +1,13 @@
-// `npm test`: install what is missing, typecheck, lint (Biome), then every test in Chromium: web-test-runner's,
-// then the end-to-end tests through the demo embedder (node's test runner driving playwright-core).
-// It ends with one line over both runners: `all tests: N passed, N failed, N skipped`.
+// `npm test`: install what is missing, typecheck, lint (Biome), then web-test-runner's tests in Chromium and in
+// Firefox ESR (README, Tests: two engines; ENGINES=chromium for one), then the end-to-end tests
+// through the demo embedder (node's test runner driving playwright-core). It ends with one line over
+// both runners and both engines: `all tests: N passed, N failed, N skipped (Chromium N, Firefox N, end-to-end N)`.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ensureDeps } from './ensure-deps.mjs';
 import { ensureChromium } from './chromium.mjs';
+import { ensureFirefox } from './firefox.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
@@ -24,10 +26,14 @@ function tee(cmd, args) {
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Tests run per engine (web-test-runner's) and end to end: the closing line says each. */
+const runs = {};
+const engines = (process.env.ENGINES ?? 'chromium firefox').split(/[\s,]+/).filter(Boolean);
 let status = 0;
 try {
   ensureDeps();
-  process.env.CHROME_PATH ||= ensureChromium();
+  if (engines.includes('chromium')) process.env.CHROME_PATH ||= ensureChromium();
+  if (engines.includes('firefox')) process.env.FIREFOX_PATH ||= ensureFirefox();
   if (existsSync(`${root}scripts/endpoints.mjs`)) run('node', ['scripts/endpoints.mjs']);
   console.log('Typechecking (tsc --noEmit)…');
   run('npx', ['--no-install', 'tsc', '--noEmit', '-p', '.']);
@@ -40,7 +46,11 @@ try {
   } catch (error) {
     status = error.status ?? 1;
   }
-  if (existsSync(wtrTotals)) for (const [k, v] of Object.entries(JSON.parse(readFileSync(wtrTotals, 'utf8')))) totals[k] += v;
+  if (existsSync(wtrTotals)) {
+    const wtr = JSON.parse(readFileSync(wtrTotals, 'utf8'));
+    for (const k of ['passed', 'failed', 'skipped']) totals[k] += wtr[k];
+    for (const [name, e] of Object.entries(wtr.engines ?? {})) runs[name] = e.passed + e.failed + e.skipped;
+  }
   if (process.env.SKIP_E2E !== '1') {
     const e2e = readdirSync(`${root}test/e2e`)
       .filter((f) => f.endsWith('.test.mjs'))
@@ -51,11 +61,13 @@ try {
     totals.passed += count('pass');
     totals.failed += count('fail') + (code !== 0 && count('fail') === 0 ? 1 : 0);
     totals.skipped += count('skipped') + count('todo');
+    runs['end-to-end'] = count('pass') + count('fail') + count('skipped') + count('todo');
     if (code !== 0) status ||= code;
   }
 } catch (error) {
   if (error.status === undefined) console.error(error.message);
   status = error.status ?? 1;
 }
-console.log(`all tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+const each = Object.entries(runs).map(([name, n]) => `${name} ${n}`).join(', ');
+console.log(`all tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped${each ? ` (${each})` : ''}`);
 process.exit(status);

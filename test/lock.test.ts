@@ -123,7 +123,7 @@ describe('the lock', () => {
     await lock().unlock({ passphrase: 'a new passphrase' });
   });
 
-  it('locks with a PRF passkey, unlocks with it, and removing the lock brings back auto-unlock', async () => {
+  it('locks with a PRF passkey, unlocks with it, and removing the lock brings back auto-unlock (Chromium only)', async () => {
     await addAuthenticator();
     const before = await stored((await autoUnlock(db))!);
     await lock().setPasskey();
@@ -140,7 +140,7 @@ describe('the lock', () => {
     expect(await before.read(again!)).to.equal(before.value);
   });
 
-  it('adds a passkey to a passphrase lock only with the right passphrase, creating no passkey for a wrong one', async () => {
+  it('adds a passkey to a passphrase lock only with the right passphrase, creating no passkey for a wrong one (Chromium only)', async () => {
     const authenticatorId = await addAuthenticator();
     await autoUnlock(db);
     await lock().setPassphrase(PASSPHRASE);
@@ -152,7 +152,7 @@ describe('the lock', () => {
     expect(await lock().state()).to.deep.equal({ passphrase: true, passkey: true, autoLockMs: null });
   });
 
-  it('sets both kinds, and either one unlocks; removing the lock needs one of them', async () => {
+  it('sets both kinds, and either one unlocks; removing the lock needs one of them (Chromium only)', async () => {
     await addAuthenticator();
     await autoUnlock(db);
     await lock().setPasskey();
@@ -168,7 +168,7 @@ describe('the lock', () => {
     expect(await slotNames()).to.deep.equal(['device']);
   });
 
-  it("refuses a passkey that doesn't unwrap the key, counts it, and deletes nothing", async () => {
+  it("refuses a passkey that doesn't unwrap the key, counts it, and deletes nothing (Chromium only)", async () => {
     await addAuthenticator();
     await autoUnlock(db);
     await lock().setPasskey();
@@ -180,7 +180,7 @@ describe('the lock', () => {
     expect(await slotNames()).to.deep.equal(['passkey']);
   });
 
-  it('refuses an authenticator without PRF with a clear message, and the vault stays as it was', async () => {
+  it('refuses an authenticator without PRF with a clear message, and the vault stays as it was (Chromium only)', async () => {
     await addAuthenticator(false);
     await autoUnlock(db);
     const error = await refused(lock().setPasskey());
@@ -190,7 +190,7 @@ describe('the lock', () => {
     expect(await lock().state()).to.equal(null);
   });
 
-  it('says a passkey prompt that ends without the person verified was cancelled, and changes nothing', async () => {
+  it('says a passkey prompt that ends without the person verified was cancelled, and changes nothing (Chromium only)', async () => {
     await addAuthenticator(true, false);
     await autoUnlock(db);
     const error = await refused(lock().setPasskey());

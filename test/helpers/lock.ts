@@ -11,7 +11,8 @@ export interface EmbeddedButton {
   frame: HTMLIFrameElement;
   /** Every availability the button told the embedder, in order. */
   said: Availability[];
-  until(availability: Availability, ms?: number): Promise<void>;
+  /** Waits until the last thing said is `availability`, said after the first `since` words. */
+  until(availability: Availability, ms?: number, since?: number): Promise<void>;
   /** The button's accessible name, read in its frame. */
   label(): Promise<string>;
 }
@@ -33,9 +34,9 @@ export async function embedButton(options: { sandbox?: string; theme?: string; s
   const button: EmbeddedButton = {
     frame,
     said,
-    async until(availability, ms = 5000) {
+    async until(availability, ms = 5000, since = 0) {
       const end = Date.now() + ms;
-      while (said.at(-1) !== availability) {
+      while (said.at(-1) !== availability || said.length <= since) {
         if (Date.now() > end) throw new Error(`the button said ${JSON.stringify(said)}, not ${availability}, within ${ms} ms`);
         await wait(20);
       }

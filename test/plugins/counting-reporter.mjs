@@ -1,6 +1,8 @@
-// Prints one plain closing line, `tests: N passed, N failed, N skipped`, after the run, and keeps
-// the totals in test-artifacts/wtr-totals.json for scripts/test.mjs's line over every runner.
+// Prints one plain closing line per run, `tests: N passed, N failed, N skipped (Chromium N, Firefox N)`,
+// and keeps the totals, per engine too, in test-artifacts/wtr-totals.json for scripts/test.mjs's
+// line over every runner (README, Tests).
 import { mkdirSync, writeFileSync } from 'node:fs';
+
 function count(suite, totals) {
   for (const test of suite?.tests ?? []) {
     if (test.skipped) totals.skipped += 1;
@@ -10,19 +12,25 @@ function count(suite, totals) {
   for (const child of suite?.suites ?? []) count(child, totals);
 }
 
+/** The engine's name as the README says it: the chrome launcher runs Chromium. */
+const engineOf = (session) => (/firefox/i.test(session.browser?.name ?? '') ? 'Firefox' : 'Chromium');
+
 export function countingReporter() {
   return {
     onTestRunFinished({ sessions }) {
-      const totals = { passed: 0, failed: 0, skipped: 0 };
+      const totals = { passed: 0, failed: 0, skipped: 0, engines: {} };
       for (const session of sessions) {
-        count(session.testResults, totals);
-        if (!session.passed && !session.testResults) totals.failed += 1;
+        const engine = (totals.engines[engineOf(session)] ??= { passed: 0, failed: 0, skipped: 0 });
+        count(session.testResults, engine);
+        if (!session.passed && !session.testResults) engine.failed += 1;
       }
+      for (const engine of Object.values(totals.engines)) for (const k of ['passed', 'failed', 'skipped']) totals[k] += engine[k];
       this.totals = totals;
     },
     async stop() {
-      const t = this.totals ?? { passed: 0, failed: 0, skipped: 0 };
-      console.log(`tests: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`);
+      const t = this.totals ?? { passed: 0, failed: 0, skipped: 0, engines: {} };
+      const engines = Object.entries(t.engines).map(([name, e]) => `${name} ${e.passed + e.failed + e.skipped}`);
+      console.log(`tests: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped (${engines.join(', ')})`);
       mkdirSync('test-artifacts', { recursive: true });
       writeFileSync('test-artifacts/wtr-totals.json', JSON.stringify(t));
     },
