@@ -80,10 +80,8 @@ const firefoxTestRunnerHtml = (testFramework) => `<!DOCTYPE html><html><head></h
 </script>
 <script type="module" src="${testFramework}"></script></body></html>`;
 
-const chromium = () =>
-  chromeLauncher({ launchOptions: { executablePath: ensureChromium(), headless: true, args: CHROMIUM_ARGS } });
-const firefox = () =>
-  puppeteerLauncher({ launchOptions: { browser: 'firefox', executablePath: ensureFirefox(), headless: true } });
+const chromium = () => chromeLauncher({ launchOptions: { executablePath: ensureChromium(), headless: true, args: CHROMIUM_ARGS } });
+const firefox = () => puppeteerLauncher({ launchOptions: { browser: 'firefox', executablePath: ensureFirefox(), headless: true } });
 // Chromium runs the default group; Firefox its own group, over the same files, with its own page.
 const engines = !ENGINES.includes('chromium')
   ? { browsers: [firefox()], testRunnerHtml: firefoxTestRunnerHtml }

@@ -68,6 +68,8 @@ try {
   if (error.status === undefined) console.error(error.message);
   status = error.status ?? 1;
 }
-const each = Object.entries(runs).map(([name, n]) => `${name} ${n}`).join(', ');
+const each = Object.entries(runs)
+  .map(([name, n]) => `${name} ${n}`)
+  .join(', ');
 console.log(`all tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped${each ? ` (${each})` : ''}`);
 process.exit(status);
