@@ -12,6 +12,7 @@ import { CHROMIUM_ARGS, ensureChromium } from './scripts/chromium.mjs';
 import { ensureFirefox } from './scripts/firefox.mjs';
 import { startServer, vaultServerConfig } from './scripts/vault-server.mjs';
 import { webauthnPlugin } from './test/plugins/webauthn.mjs';
+import { agePlugin } from './test/plugins/age.mjs';
 import { consolePlugin } from './test/plugins/console.mjs';
 import { windowsPlugin } from './test/plugins/windows.mjs';
 import { countingReporter } from './test/plugins/counting-reporter.mjs';
@@ -103,6 +104,7 @@ export default {
     webauthnPlugin(),
     consolePlugin(),
     windowsPlugin(),
+    agePlugin(),
     {
       name: 'origins',
       serve(context) {

@@ -1,4 +1,6 @@
 import { LitElement, type PropertyValues, css, html, nothing } from 'lit';
+import { BackupController, type BackupModel } from './backup-controller.ts';
+import { BACKUP_TITLES, type Parts, backupScreen, backupStyles } from './backup-screens.ts';
 import { LockController, type PopupModel, type PopupState, type Screen } from './lock-controller.ts';
 import { spectrumClass, spectrumSheets } from './spectrum.ts';
 
@@ -21,6 +23,7 @@ const TITLES: Record<Screen, string> = {
 export class VaultPopup extends LitElement {
   static override styles = [
     ...spectrumSheets,
+    backupStyles,
     css`
       :host {
         display: block;
@@ -93,21 +96,44 @@ export class VaultPopup extends LitElement {
     `,
   ];
 
-  static override properties = { model: { attribute: false } };
+  static override properties = { model: { attribute: false }, backup: { attribute: false } };
   /** The lock controller; tests may give one of their own before the element connects. */
   declare model: PopupModel;
+  /** Backups and restores (README, Backup and restore); tests may give one of their own too. */
+  declare backup: BackupModel;
 
   override connectedCallback() {
+    if (!this.backup) {
+      const backup = new BackupController(this);
+      this.backup = backup;
+      if (!this.model) {
+        const lock = new LockController(this);
+        // Opened to unlock for a backup or restore the page asked for: stay open after unlocking.
+        lock.keepOpen = () => backup.active;
+        this.model = lock;
+      }
+    }
     this.model ??= new LockController(this);
     super.connectedCallback();
   }
 
+  /** The backup screen shown instead of the lock's, when one is open and the vault is unlocked. */
+  private get task() {
+    const { screen } = this.model.state;
+    return this.backup?.state.available && (screen === 'auto' || screen === 'unlocked') ? this.backup.state.task : null;
+  }
+
   override render() {
-    const { screen, theme, scale, outcome } = this.model.state;
-    return html`<main class=${spectrumClass(theme, scale)} aria-busy=${this.model.state.busy ? 'true' : 'false'}>
-      <h1 tabindex="-1">${TITLES[screen]}</h1>
-      ${this.screen(screen)}
+    const { screen, theme, scale } = this.model.state;
+    const task = this.task;
+    const backup = this.backup?.state;
+    const outcome = this.model.state.outcome ?? backup?.outcome ?? null;
+    const busy = this.model.state.busy || !!backup?.busy;
+    return html`<main class=${spectrumClass(theme, scale)} aria-busy=${busy ? 'true' : 'false'}>
+      <h1 tabindex="-1">${task ? BACKUP_TITLES[task] : TITLES[screen]}</h1>
+      ${task ? backupScreen(this.backup, this.parts) : this.screen(screen)}
       <div role="status" aria-live="polite">
+        ${backup?.working ? html`<p class="outcome">${backup.working}</p>` : nothing}
         ${outcome?.kind === 'success' ? html`<p class="outcome success">${outcome.text}</p>` : nothing}
       </div>
       <div role="alert">${outcome?.kind === 'error' ? html`<p class="outcome error">${outcome.text}</p>` : nothing}</div>
@@ -116,7 +142,8 @@ export class VaultPopup extends LitElement {
 
   protected override updated(changed: PropertyValues) {
     super.updated(changed);
-    const { screen, outcome } = this.model.state;
+    const screen = this.task ?? this.model.state.screen;
+    const outcome = this.model.state.outcome ?? this.backup?.state.outcome ?? null;
     const field = this.renderRoot.querySelector<HTMLElement>('input');
     if (screen !== this.shown) {
       // A new screen: focus its first field, or its heading, so keyboard and screen readers follow.
@@ -129,7 +156,7 @@ export class VaultPopup extends LitElement {
     this.said = outcome;
   }
 
-  private shown?: Screen;
+  private shown?: string;
   private said: PopupState['outcome'] = null;
 
   private screen(screen: Screen) {
@@ -148,7 +175,8 @@ export class VaultPopup extends LitElement {
           <div class="actions">
             ${this.button('Lock with a passkey', () => this.model.addPasskey(), 'accent')}
             ${this.button('Lock with a passphrase', () => this.model.go('set-passphrase'))}
-          </div>`;
+          </div>
+          ${this.backupActions()}`;
       case 'set-passphrase':
         return html`${
           lock
@@ -166,6 +194,11 @@ export class VaultPopup extends LitElement {
           </form>`;
       case 'locked':
         return html`<p>Unlock it to let SLICC use your secrets again.</p>
+          ${
+            this.backup?.state.available && this.backup.state.pending.length
+              ? html`<p>SLICC asks you to ${this.backup.state.pending.includes('backup') ? 'back up' : 'restore'} your secrets: unlock first.</p>`
+              : nothing
+          }
           ${
             lock?.passkey
               ? html`<div class="actions">${this.button('Unlock with your passkey', () => this.model.unlock({ passkey: true }), 'accent')}</div>`
@@ -190,7 +223,8 @@ export class VaultPopup extends LitElement {
             ${lock?.passkey ? nothing : this.button('Add a passkey', () => (lock?.passphrase ? this.model.go('add-passkey') : this.model.addPasskey()))}
             ${lock?.passphrase ? this.button('Change the passphrase', () => this.model.go('change-passphrase')) : this.button('Add a passphrase', () => this.model.go('set-passphrase'))}
             ${this.button('Remove the lock', () => this.model.go('remove'), 'negative', 'outline')}
-          </div>`;
+          </div>
+          ${this.backupActions()}`;
       case 'add-passkey':
         return html`<p>Confirm with your passphrase, then your browser asks you to create a passkey.</p>
           <form @submit=${(e: SubmitEvent) => this.submit(e, (f) => this.model.addPasskey({ passphrase: f.get('current') ?? '' }))}>
@@ -225,11 +259,28 @@ export class VaultPopup extends LitElement {
     }
   }
 
+  /** "Back up…" and "Restore…", with the vault unlocked (README, Backup and restore). */
+  private backupActions() {
+    if (!this.backup?.state.available) return nothing;
+    return html`<h2>Backups</h2>
+      <div class="actions">
+        ${this.button('Back up…', () => this.backup.open('backup'))} ${this.button('Restore…', () => this.backup.open('restore'))}
+      </div>`;
+  }
+
+  /** The parts the backup screens draw with, so they match the lock's. */
+  private readonly parts: Parts = {
+    button: (label, intent, variant, treatment) => this.button(label, intent, variant, treatment),
+    submitButton: (label, variant) => this.submitButton(label, variant),
+    field: (name, label, autocomplete) => this.field(name, label, autocomplete),
+    submit: (event, intent) => this.submit(event, intent),
+  };
+
   private button(label: string, intent: () => unknown, variant = 'secondary', treatment = 'fill') {
     return html`<button
       type="button"
       class="spectrum-Button spectrum-Button--${treatment} spectrum-Button--${variant} spectrum-Button--sizeM"
-      ?disabled=${this.model.state.busy}
+      ?disabled=${this.model.state.busy || !!this.backup?.state.busy}
       @click=${() => void intent()}
     >
       <span class="spectrum-Button-label">${label}</span>
@@ -237,7 +288,7 @@ export class VaultPopup extends LitElement {
   }
 
   private submitButton(label: string, variant = 'accent') {
-    return html`<button type="submit" class="spectrum-Button spectrum-Button--fill spectrum-Button--${variant} spectrum-Button--sizeM" ?disabled=${this.model.state.busy}>
+    return html`<button type="submit" class="spectrum-Button spectrum-Button--fill spectrum-Button--${variant} spectrum-Button--sizeM" ?disabled=${this.model.state.busy || !!this.backup?.state.busy}>
       <span class="spectrum-Button-label">${label}</span>
     </button>`;
   }

@@ -73,6 +73,8 @@ export class LockController implements ReactiveController, PopupModel {
   private bus?: BroadcastChannel;
   /** Opened by the button to unlock: it closes itself once unlocked. */
   private readonly closeAfterUnlock: boolean;
+  /** Whether another part of the popup (a backup the page asked for) keeps it open after unlocking. */
+  keepOpen: () => boolean = () => false;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -101,7 +103,7 @@ export class LockController implements ReactiveController, PopupModel {
       await this.give(await this.lock!.unlock(proof));
       this.set({ screen: 'unlocked', outcome: { kind: 'success', text: 'Unlocked. Every SLICC window of this browser can use the vault now.' } });
       // The key went out on the channel before this; a moment lets the popup be read before it goes.
-      if (this.closeAfterUnlock) setTimeout(() => this.win.close(), 600);
+      if (this.closeAfterUnlock && !this.keepOpen()) setTimeout(() => this.win.close(), 600);
     });
   }
 
