@@ -24,6 +24,8 @@ export interface StoredRecord {
   updatedAt: EpochMs;
   usedAt?: EpochMs;
   removedAt?: EpochMs;
+  /** Set once when the ciphertext didn't open under the vault's key (README, Key store and lock). */
+  unreadableAt?: EpochMs;
   expiresAt?: EpochMs;
   provider?: string;
   account?: string;

@@ -53,11 +53,14 @@ export function checkForward(fields: Record<string, unknown>): ForwardRequest {
   };
 }
 
+/** A record the injector would use but the vault's key can't open (README, Key store and lock). */
+class Unreadable extends Error {}
+
 /** Records by placeholder, with values only for `names` (decrypted now), '' for the rest. */
 async function byPlaceholder(records: StoredRecord[], key: CryptoKey | null, names: Set<string> = new Set()) {
   const entries = await Promise.all(
     records.map(async (r): Promise<[string, InjectRecord]> => {
-      const value = key && names.has(r.name) ? await decryptValue(key, r) : '';
+      const value = key && names.has(r.name) ? await decryptValue(key, r).catch(() => Promise.reject(new Unreadable(r.name))) : '';
       return [r.placeholder, { name: r.name, kind: r.kind, placeholder: r.placeholder, removedAt: r.removedAt, expiresAt: r.expiresAt, value }];
     }),
   );
@@ -89,7 +92,14 @@ async function decide(vault: Vault, namespace: string, { head, body, owner, exit
   const first = await run();
   if (!first.inject) return { refused: { status: first.status, reason: first.reason } };
   const names = new Set('uses' in first ? first.uses.map((u) => u.name) : first.names);
-  const decision = await run(names);
+  let decision: Awaited<ReturnType<typeof run>>;
+  try {
+    decision = await run(names);
+  } catch (error) {
+    // Skipped, not injected: the request is refused, the rest of the namespace keeps working.
+    if (error instanceof Unreadable) return { refused: { status: 403, reason: `${error.message} can't be read under the vault's key; it is never injected` } };
+    throw error;
+  }
   if (!decision.inject) return { refused: { status: decision.status, reason: decision.reason } };
 
   const used = records.filter((r) => names.has(r.name)).map((r) => r.id);

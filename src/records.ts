@@ -164,10 +164,50 @@ export class Records {
     return records.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
-  /** Every value of the namespace (removed ones too, until purged), for the scrubber. */
+  /**
+   * Every value of the namespace (removed ones too, until purged), for the scrubber. A record the
+   * key can't open is left out and answered apart: one unreadable record breaks nothing else.
+   */
   async values(namespace: string, key: CryptoKey) {
     const records = await this.all(namespace);
-    return Promise.all(records.map(async (r) => ({ name: r.name, placeholder: r.placeholder, value: await decryptValue(key, r) })));
+    const opened = await Promise.all(
+      records.map(async (record) => {
+        try {
+          return { record, value: await decryptValue(key, record) };
+        } catch {
+          return { record, value: null };
+        }
+      }),
+    );
+    return {
+      values: opened.flatMap(({ record, value }) => (value === null ? [] : [{ name: record.name, placeholder: record.placeholder, value }])),
+      unreadable: opened.flatMap(({ record, value }) => (value === null ? [record] : [])),
+    };
+  }
+
+  /**
+   * Marks records the held key couldn't open, once each, with an audit entry, in one transaction
+   * that first checks the key is still the vault's and each record is the one read. Answers
+   * whether any was newly marked.
+   */
+  async markUnreadable(namespace: string, held: HeldKey, records: StoredRecord[]): Promise<boolean> {
+    const fresh = records.filter((r) => r.unreadableAt === undefined);
+    if (fresh.length === 0) return false;
+    const now = this.now();
+    const tx = this.db.transaction(['records', 'audit', 'keys'], 'readwrite');
+    const check = await tx.objectStore('keys').get('check');
+    let marked = false;
+    if (check?.slot === 'check' && check.id === held.check) {
+      for (const record of fresh) {
+        const stored = await tx.objectStore('records').get(record.id);
+        if (!stored || stored.unreadableAt !== undefined || !sameBytes(stored.iv, record.iv)) continue;
+        await tx.objectStore('records').put({ ...stored, unreadableAt: now });
+        await addAudit(tx, namespace, now, { type: 'unreadable', name: stored.name });
+        marked = true;
+      }
+    }
+    await tx.done;
+    return marked;
   }
 
   async meta(namespace: string): Promise<NamespaceMeta> {
@@ -324,6 +364,10 @@ export class Records {
 }
 
 type WriteTx = IDBPTransaction<VaultSchema, any, 'readwrite'>;
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
 
 /** The write's key is no longer the vault's: abort, and say so as a lock. */
 function keyChanged(tx: WriteTx): VaultError {

@@ -2,6 +2,7 @@
 // whenever the document holds the key and the namespace's set of values changed, and kept for the
 // document's life, so locking stops value use but never scrubbing.
 import type { ScrubHit } from './contract.ts';
+import type { HeldKey } from './keys.ts';
 import type { Records } from './records.ts';
 import { type Scrubber, compileScrubber } from './scrubber.ts';
 
@@ -17,7 +18,9 @@ export class Scrubbers {
 
   constructor(
     private readonly records: Records,
-    private readonly key: () => CryptoKey | null,
+    private readonly key: () => HeldKey | null,
+    /** Told when a compile found a record newly unreadable (marked and audited). */
+    private readonly found: (namespace: string) => void = () => undefined,
   ) {}
 
   /** The newest scrubber compiled for the namespace, whatever its version. */
@@ -41,9 +44,11 @@ export class Scrubbers {
   private async compileIfStale(namespace: string): Promise<Compiled | undefined> {
     const { scrubVersion } = await this.records.meta(namespace);
     const current = this.compiled.get(namespace);
-    const key = this.key();
-    if (!key || current?.version === scrubVersion) return current;
-    const values = await this.records.values(namespace, key);
+    const held = this.key();
+    if (!held || current?.version === scrubVersion) return current;
+    // An unreadable record is skipped, marked and audited; the rest of the namespace is scrubbed.
+    const { values, unreadable } = await this.records.values(namespace, held.key);
+    if (unreadable.length > 0 && (await this.records.markUnreadable(namespace, held, unreadable))) this.found(namespace);
     const compiled = { version: scrubVersion, scrubber: compileScrubber(values) };
     this.compiled.set(namespace, compiled);
     return compiled;

@@ -70,7 +70,11 @@ export class Vault {
     this.config = options.config;
     this.now = options.now ?? Date.now;
     this.records = new Records(db, this.now);
-    this.scrubbers = new Scrubbers(this.records, () => this.keys.key);
+    this.scrubbers = new Scrubbers(
+      this.records,
+      () => this.keys.current,
+      (namespace) => void this.announce(namespace, ['audit']),
+    );
     this.requests = new Requests(db, this.config.requestLifetimeMs, this.now);
     this.bus.onmessage = (event: MessageEvent<BusMessage>) => void this.fromBus(event.data);
   }

@@ -51,7 +51,7 @@ export function secretView(r: StoredRecord, policy: Policy): SecretView {
     kind: r.kind,
     source: r.source,
     placeholder: r.placeholder,
-    state: stateOf(r, policy),
+    state: r.unreadableAt !== undefined ? 'unreadable' : stateOf(r, policy),
     ...(r.provider !== undefined && { provider: r.provider }),
     ...(r.account !== undefined && { account: r.account }),
     createdAt: r.createdAt,

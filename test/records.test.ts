@@ -216,7 +216,7 @@ describe('records', () => {
     expect(await records.all('https://b.sliccy.ai')).to.deep.equal([]);
     expect(await records.get('https://b.sliccy.ai', 'ONLY_HERE')).to.equal(undefined);
     expect((await records.audit('https://b.sliccy.ai')).audit).to.deep.equal([]);
-    expect(await records.values('https://b.sliccy.ai', key)).to.deep.equal([]);
+    expect(await records.values('https://b.sliccy.ai', key)).to.deep.equal({ values: [], unreadable: [] });
   });
 
   it('no value reaches an error, an exception or a console line', async () => {
