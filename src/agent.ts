@@ -8,6 +8,7 @@ import { IDLE_MS, type ScrubStream, type Scrubber } from './scrubber.ts';
 import { addHits } from './scrubbers.ts';
 import { STREAM_ID } from './validate.ts';
 import type { Vault } from './vault.ts';
+import { checkPushSize, checkRedactSize } from './limits.ts';
 
 export const MAX_STREAMS = 64;
 
@@ -59,6 +60,7 @@ export class AgentSession {
       case 'push': {
         if (!(fields.chunk instanceof Uint8Array)) throw einval('chunk must be a Uint8Array');
         const chunk = fields.chunk;
+        checkPushSize(chunk);
         return { chunk: (await this.current(fields.stream)).stream.push(chunk) };
       }
       case 'idle':
@@ -81,6 +83,7 @@ export class AgentSession {
 
   private async redact(texts: unknown) {
     if (!Array.isArray(texts) || !texts.every(isText)) throw einval('texts must be a list of strings and Uint8Arrays');
+    checkRedactSize(texts);
     const { version, scrubber } = await this.vault.scrubber(this.namespace);
     this.used = scrubber;
     const hits: ScrubHit[] = [];

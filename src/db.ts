@@ -39,6 +39,11 @@ export interface NamespaceMeta {
   reminderDismissed: boolean;
   /** Model base URLs and MCP servers the agent registered (`endpoints`). */
   registered?: Registered;
+  /**
+   * The bytes of the namespace's values (removed ones count until purged), kept by every write and
+   * purge of records in the same transaction; absent, it is counted at the next write (README, Limits).
+   */
+  valueBytes?: number;
 }
 
 export type StoredAudit = AuditEntry & { namespace: string };

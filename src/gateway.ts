@@ -7,6 +7,7 @@ import { forward } from './forward.ts';
 import { answerSealed, parseStamp } from './sealed.ts';
 import { originAllowed } from './settings.ts';
 import type { Change, Vault } from './vault.ts';
+import { MAX_QUEUED_BYTES, MAX_QUEUED_REQUESTS, queueFull, queuedSize } from './limits.ts';
 
 /** The agent role's ops and their fields; everything else is EACCES on an agent port. */
 const AGENT_FIELDS: Record<string, readonly string[]> = {
@@ -55,6 +56,9 @@ interface Connection {
   seen: string;
   /** The agent port's streams. */
   agent?: AgentSession;
+  /** Requests waiting on this port (the one being answered included), and their size. */
+  waiting: number;
+  waitingBytes: number;
 }
 
 /** The part of a status whose change is pushed as a `status` event. */
@@ -98,7 +102,7 @@ export class Gateway {
     const namespace = event.origin;
     await this.vault.serve(namespace);
     const status = await this.vault.status(namespace);
-    const connection: Connection = { port, role, namespace, tail: Promise.resolve(), seen: statusKey(status) };
+    const connection: Connection = { port, role, namespace, tail: Promise.resolve(), seen: statusKey(status), waiting: 0, waitingBytes: 0 };
     if (role === 'agent') connection.agent = new AgentSession(this.vault, namespace);
     port.postMessage({ v: 1, op: 'welcome', role, status });
     this.connections.add(connection);
@@ -111,9 +115,26 @@ export class Gateway {
    * nowhere. When the frame itself goes away, the queue goes with it.
    */
   private enqueue(connection: Connection, data: unknown, ports: readonly MessagePort[]) {
+    // An agent port's queue is bounded (README, Limits): past it a request is refused EAGAIN, in
+    // its turn, holding nothing but its id meanwhile. The page is trusted; its queue isn't bounded.
+    const bounded = connection.role === 'agent';
+    const bytes = bounded ? queuedSize(data) : 0;
+    if (bounded && (connection.waiting >= MAX_QUEUED_REQUESTS || connection.waitingBytes + bytes > MAX_QUEUED_BYTES)) {
+      const id = (data as { id?: unknown } | null)?.id;
+      if (typeof id !== 'number' || !Number.isSafeInteger(id)) return;
+      connection.tail = connection.tail.then(() => connection.port.postMessage({ v: 1, id, error: queueFull().body }));
+      return;
+    }
+    connection.waiting++;
+    connection.waitingBytes += bytes;
     connection.tail = connection.tail.then(async () => {
-      const reply = await this.answer(connection, data, ports);
-      if (reply) connection.port.postMessage(reply);
+      try {
+        const reply = await this.answer(connection, data, ports);
+        if (reply) connection.port.postMessage(reply);
+      } finally {
+        connection.waiting--;
+        connection.waitingBytes -= bytes;
+      }
     });
   }
 
@@ -125,6 +146,10 @@ export class Gateway {
     try {
       if (v !== 1) throw einval('v must be 1');
       if (typeof op !== 'string' || !op) throw einval('op must be a non-empty string');
+      // Errors name the op and its fields, never an oversized one (README, Limits).
+      if (op.length > 64) throw einval('op must be an op of this vault');
+      const long = Object.keys(fields).find((field) => field.length > 64);
+      if (long !== undefined) throw einval(`${op} has a field it doesn't know`);
       const result = connection.role === 'page' ? await this.page(connection.namespace, op, fields, ports) : await this.agent(connection.agent!, op, fields);
       return { v: 1, id, op, ...result };
     } catch (error) {

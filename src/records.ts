@@ -9,6 +9,11 @@ import { type HeldKey, decryptValue, encryptValue } from './keys.ts';
 import { newPlaceholder } from './validate.ts';
 import type { ImportSource } from './contract.ts';
 import type { RestoreWrite } from './backup.ts';
+import { MAX_RECORDS, MAX_VALUE_TOTAL, tooManyRecords, tooManyValueBytes } from './limits.ts';
+
+/** AES-GCM's tag: a record's value has its ciphertext's length less this. */
+const GCM_TAG_BYTES = 16;
+export const valueBytesOf = (record: Pick<StoredRecord, 'ciphertext'>) => record.ciphertext.byteLength - GCM_TAG_BYTES;
 
 export const PURGE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
 export const AUDIT_PAGE = 100;
@@ -86,8 +91,15 @@ export class Records {
           await tx.done.catch(() => {});
           continue;
         }
+        // The namespace's limits (README, Limits), checked where the write happens: past one, nothing changes.
+        const used = await this.valueBytes(tx, namespace);
+        if (!current && (await tx.objectStore('records').index('byNamespace').count(namespace)) >= MAX_RECORDS) {
+          throw tooManyRecords();
+        }
+        const delta = valueBytesOf(record) - (current ? valueBytesOf(current) : 0);
+        if (used + delta > MAX_VALUE_TOTAL) throw tooManyValueBytes();
         await tx.objectStore('records').put(record);
-        await this.bump(tx, namespace);
+        await this.bump(tx, namespace, used + delta);
         await this.addAudit(tx, namespace, now, {
           type: 'seal',
           name: input.name,
@@ -100,6 +112,10 @@ export class Records {
         return { record, rotated: !!existing };
       } catch (error) {
         tx.done.catch(() => {});
+        if (error instanceof VaultError) {
+          tx.abort();
+          throw error;
+        }
         if ((error as DOMException)?.name === 'ConstraintError') continue; // a placeholder collided
         throw error;
       }
@@ -128,16 +144,20 @@ export class Records {
   async purge(): Promise<string[]> {
     const now = this.now();
     const tx = this.db.transaction(['records', 'namespaces', 'audit'], 'readwrite');
-    const changed = new Set<string>();
+    const freed = new Map<string, number>();
     for await (const cursor of tx.objectStore('records')) {
       const { removedAt, namespace, name } = cursor.value;
       if (removedAt !== undefined && now - removedAt >= PURGE_AFTER_MS) {
+        freed.set(namespace, (freed.get(namespace) ?? 0) + valueBytesOf(cursor.value));
         await cursor.delete();
         await this.addAudit(tx, namespace, now, { type: 'purge', name });
-        changed.add(namespace);
       }
     }
-    for (const namespace of changed) await this.bump(tx, namespace);
+    const changed = new Set(freed.keys());
+    for (const [namespace, bytes] of freed) {
+      const meta = await tx.objectStore('namespaces').get(namespace);
+      await this.bump(tx, namespace, meta?.valueBytes === undefined ? undefined : meta.valueBytes - bytes);
+    }
     await tx.done;
     return [...changed];
   }
@@ -260,6 +280,14 @@ export class Records {
       for (const [i, { w }] of prepared.entries()) {
         if (byName[i]?.id !== w.replaces || byPlaceholder[i] !== undefined) throw changed();
       }
+      // The namespace's limits hold for a restore as for a write (README, Limits).
+      const wtx = tx as unknown as WriteTx;
+      const used = await this.valueBytes(wtx, namespace);
+      const added = byName.filter((r) => r === undefined).length;
+      if (added > 0 && (await records.index('byNamespace').count(namespace)) + added > MAX_RECORDS) throw tooManyRecords();
+      let delta = 0;
+      for (const [i, { sealed }] of prepared.entries()) delta += valueBytesOf(sealed) - (byName[i] ? valueBytesOf(byName[i]!) : 0);
+      if (used + delta > MAX_VALUE_TOTAL && delta > 0) throw tooManyValueBytes();
       await Promise.all(
         prepared.map(({ w, id, sealed }, i) => {
           const existing = byName[i];
@@ -282,7 +310,7 @@ export class Records {
           return records.put(record);
         }),
       );
-      if (writes.length > 0) await this.bump(tx as unknown as WriteTx, namespace);
+      if (writes.length > 0) await this.bump(wtx, namespace, used + delta);
       await addAudit(tx, namespace, now, { type: 'import', ...audit });
       if (request) await endRequest(tx, namespace, request, now);
       await tx.done;
@@ -352,10 +380,27 @@ export class Records {
     return record;
   }
 
-  private async bump(tx: WriteTx, namespace: string) {
+  /**
+   * Moves the scrub version; records the bytes of the values now held when given (`undefined`
+   * forgets them, to be counted again), keeps them otherwise.
+   */
+  private async bump(tx: WriteTx, namespace: string, valueBytes: number | undefined | 'keep' = 'keep') {
     const store = tx.objectStore('namespaces');
     const meta = (await store.get(namespace)) ?? emptyMeta(namespace);
-    await store.put({ ...meta, scrubVersion: meta.scrubVersion + 1 });
+    const next: NamespaceMeta = { ...meta, scrubVersion: meta.scrubVersion + 1 };
+    if (valueBytes === undefined) delete next.valueBytes;
+    else if (valueBytes !== 'keep') next.valueBytes = valueBytes;
+    await store.put(next);
+  }
+
+  /** The bytes of the namespace's values: kept in its meta, or counted once when absent. */
+  private async valueBytes(tx: WriteTx, namespace: string): Promise<number> {
+    const kept = (await tx.objectStore('namespaces').get(namespace))?.valueBytes;
+    if (kept !== undefined) return kept;
+    let total = 0;
+    const records = (tx as IDBPTransaction<VaultSchema, ['records'], 'readwrite'>).objectStore('records');
+    for await (const cursor of records.index('byNamespace').iterate(namespace)) total += valueBytesOf(cursor.value);
+    return total;
   }
 
   private addAudit(tx: WriteTx, namespace: string, at: number, entry: AuditDraft) {

@@ -4,6 +4,7 @@
 import type { PendingKind, PendingRequest, RequestStateName, RequestStatus } from './contract.ts';
 import type { VaultDb } from './db.ts';
 import { VaultError, enoent } from './errors.ts';
+import { MAX_ENDED_REQUESTS, MAX_PENDING_REQUESTS, tooManyPending } from './limits.ts';
 
 export interface StoredRequest {
   id: string;
@@ -57,6 +58,17 @@ export function pendingOf(r: StoredRequest): PendingRequest {
   };
 }
 
+/**
+ * Keeps the newest ended requests of a namespace (README, Limits): older ones beyond the limit
+ * are deleted, in the transaction that ended or added one. `all` is the namespace's requests.
+ */
+async function trimEnded(store: { delete(id: string): Promise<void> }, all: StoredRequest[], now: number) {
+  const ended = all.filter((r) => stateAt(r, now) !== 'pending');
+  if (ended.length <= MAX_ENDED_REQUESTS) return;
+  ended.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
+  for (const old of ended.slice(MAX_ENDED_REQUESTS)) await store.delete(old.id);
+}
+
 export class Requests {
   constructor(
     private readonly db: VaultDb,
@@ -82,6 +94,11 @@ export class Requests {
       await tx.done.catch(() => {});
       throw new VaultError('EAGAIN', `uid ${fields.uid} already has a pending request; wait for it or cancel it`);
     }
+    if (mine.filter((r) => stateAt(r, now) === 'pending').length >= MAX_PENDING_REQUESTS) {
+      tx.abort();
+      await tx.done.catch(() => {});
+      throw tooManyPending();
+    }
     const request: StoredRequest = {
       id: crypto.randomUUID(),
       namespace,
@@ -92,6 +109,7 @@ export class Requests {
     };
     for (const key of Object.keys(request) as (keyof StoredRequest)[]) if (request[key] === undefined) delete request[key];
     await tx.store.add(request);
+    await trimEnded(tx.store, mine, now);
     await tx.done;
     return request;
   }
@@ -129,6 +147,8 @@ export class Requests {
       request.state = state;
       if (placeholder) request.placeholder = placeholder;
       await tx.store.put(request);
+      const all = await tx.store.index('byNamespace').getAll(request.namespace);
+      await trimEnded(tx.store, all, this.now());
     }
     await tx.done;
     return stateAt(request, this.now());

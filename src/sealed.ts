@@ -6,9 +6,8 @@ import { VaultError, einval, enoent, errorBody } from './errors.ts';
 import { statusOf } from './requests.ts';
 import type { Vault } from './vault.ts';
 import { stateOf } from './views.ts';
-import { EXIT_NAME, checkName, checkValue } from './validate.ts';
-
-export const MAX_PROMPT = 200;
+import { EXIT_NAME, checkAnyName, checkName, checkValue } from './validate.ts';
+import { MAX_PROMPT, MAX_PROVIDER, MAX_REQ_TEXT, MAX_TAG, MAX_TOKEN, MAX_URL, boundedString, checkOauthSize, size } from './limits.ts';
 
 /** The kernel's stamp, trusted as given but checked for shape (a malformed one is bios's bug). */
 export function parseStamp(stamp: unknown): Stamp {
@@ -18,26 +17,26 @@ export function parseStamp(stamp: unknown): Stamp {
     if (!Number.isSafeInteger(s[field]) || (s[field] as number) < 0) throw einval(`stamp.${field} must be a non-negative integer`);
   }
   if (typeof s.tag !== 'string') throw einval('stamp.tag must be a string');
+  if (s.tag.length > MAX_TAG) throw einval(`stamp.tag must be at most ${MAX_TAG} characters`);
   return { pid: s.pid!, ppid: s.ppid!, uid: s.uid!, gid: s.gid!, tag: s.tag };
 }
 
 type Fields = Record<string, unknown>;
 
-function string(req: Fields, field: string, optional = false): string | undefined {
-  const value = req[field];
-  if (value === undefined && optional) return undefined;
-  if (typeof value !== 'string' || !value) throw einval(`${field} must be a non-empty string`);
-  return value;
+/** A string field within its limit (README, Limits); the message names the field, never its text. */
+function string(req: Fields, field: string, max: number, optional = false): string | undefined {
+  return boundedString(field, req[field], max, optional);
 }
 
 function only(req: Fields, allowed: string[]) {
   const extra = Object.keys(req).find((k) => k !== 'op' && !allowed.includes(k));
-  if (extra) throw einval(`${String(req.op)} has no field ${extra}`);
+  if (extra) throw einval(extra.length <= MAX_TOKEN ? `${String(req.op)} has no field ${extra}` : `${String(req.op)} has a field it doesn't know`);
 }
 
 /** A /dev/sealed request, from its object or JSON text; EINVAL names the field that is wrong. */
 export function parseSealedRequest(req: unknown): SealedRequest {
   if (typeof req === 'string') {
+    if (req.length > MAX_REQ_TEXT) throw einval(`req must be at most ${size(MAX_REQ_TEXT)} of JSON text`);
     try {
       req = JSON.parse(req);
     } catch {
@@ -52,20 +51,20 @@ export function parseSealedRequest(req: unknown): SealedRequest {
       return { op: 'seal', name: checkName(r.name, 'secret'), value: checkValue(r.value) };
     case 'placeholder':
       only(r, ['name']);
-      return { op: 'placeholder', name: string(r, 'name')! };
+      return { op: 'placeholder', name: checkAnyName(r.name) };
     case 'list':
       only(r, []);
       return { op: 'list' };
     case 'test': {
       only(r, ['name', 'url', 'method', 'header', 'exit']);
-      const exit = string(r, 'exit', true);
+      const exit = string(r, 'exit', MAX_TOKEN, true);
       if (exit !== undefined && !EXIT_NAME.test(exit)) throw einval('exit must be page, proxy, tailscale or device:<name>');
       return {
         op: 'test',
-        name: string(r, 'name')!,
-        url: string(r, 'url')!,
-        ...(r.method !== undefined && { method: string(r, 'method') }),
-        ...(r.header !== undefined && { header: string(r, 'header') }),
+        name: checkAnyName(r.name),
+        url: string(r, 'url', MAX_URL)!,
+        ...(r.method !== undefined && { method: string(r, 'method', MAX_TOKEN) }),
+        ...(r.header !== undefined && { header: string(r, 'header', MAX_TOKEN) }),
         ...(exit !== undefined && { exit: exit as never }),
       };
     }
@@ -82,23 +81,25 @@ export function parseSealedRequest(req: unknown): SealedRequest {
         case 'oauth':
           only(r, ['kind', 'provider', 'oauth']);
           if (!r.oauth || typeof r.oauth !== 'object' || Array.isArray(r.oauth)) throw einval('oauth must be an object');
-          return { op: 'request', kind: 'oauth', provider: string(r, 'provider')!, oauth: r.oauth as Record<string, unknown> };
+          checkOauthSize(r.oauth);
+          return { op: 'request', kind: 'oauth', provider: string(r, 'provider', MAX_PROVIDER)!, oauth: r.oauth as Record<string, unknown> };
         case 'jerk-seal':
           only(r, ['kind', 'provider']);
-          return { op: 'request', kind: 'jerk-seal', provider: string(r, 'provider')! };
+          return { op: 'request', kind: 'jerk-seal', provider: string(r, 'provider', MAX_PROVIDER)! };
         default:
           throw einval('kind must be value, oauth or jerk-seal');
       }
     case 'status':
       only(r, ['id']);
-      return { op: 'status', ...(r.id !== undefined && { id: string(r, 'id') }) };
+      return { op: 'status', ...(r.id !== undefined && { id: string(r, 'id', MAX_TOKEN) }) };
     case 'cancel':
       only(r, ['id']);
-      return { op: 'cancel', id: string(r, 'id')! };
+      return { op: 'cancel', id: string(r, 'id', MAX_TOKEN)! };
     case 'materialize':
-      return { op: 'materialize', name: typeof r.name === 'string' ? r.name : '' };
+      return { op: 'materialize', name: typeof r.name === 'string' && r.name.length <= 128 ? r.name : '' };
     default:
-      throw einval(typeof r.op === 'string' ? `op ${r.op} is not a /dev/sealed op` : 'op must be a string');
+      if (typeof r.op !== 'string') throw einval('op must be a string');
+      throw einval(r.op.length <= MAX_TOKEN ? `op ${r.op} is not a /dev/sealed op` : 'op must be a /dev/sealed op');
   }
 }
 

@@ -56,6 +56,14 @@ export function checkName(name: unknown, kind: RecordKind): string {
   return name;
 }
 
+/** A name of a record of any kind (`placeholder`, `test`): the rules of every kind's names. */
+export function checkAnyName(name: unknown): string {
+  if (typeof name !== 'string' || !name) throw einval('name must be a non-empty string');
+  if (name.length > MAX_NAME) throw einval(`name must be 1 to ${MAX_NAME} characters`);
+  if (!RECORD_NAME.test(name)) throw einval("a record's name may hold only letters, digits and _ . : @ / -");
+  return name;
+}
+
 /** A value: UTF-8 text of MIN_VALUE_BYTES to MAX_VALUE_BYTES (8 to 65,536) bytes, without CR, LF or NUL, holding no placeholder. */
 export function checkValue(value: unknown): string {
   if (typeof value !== 'string') throw einval('value must be a string');

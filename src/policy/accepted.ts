@@ -4,6 +4,7 @@ import type { PolicyChange, PolicyEntry, PolicyFileState } from '../contract.ts'
 import { type AttestationVerdict, FNOX_CONFIG, SECRETS_POLICY } from './attest.ts';
 import { policyChanges } from './changes.ts';
 import { type FnoxConfig, parseFnoxConfig } from './fnox-config.ts';
+import { parsePolicyFile } from './parsed.ts';
 import { type SecretsPolicy, parseSecretsPolicy } from './secrets-policy.ts';
 
 /** How many audited (SHA-256, verdict) pairs are remembered per file. */
@@ -36,16 +37,15 @@ export function emptyPolicy(namespace: string): StoredPolicy {
   return { namespace, accepted: {}, files: [], audited: {} };
 }
 
-// Parsing is pure and the texts rarely change: parse each text once per document.
-const parsed = new Map<string, FnoxConfig | SecretsPolicy>();
+/**
+ * An accepted file's meaning, from the parse its attestation check made (parsed.ts). A file
+ * accepted before the limits existed and past one now reads as if empty, with its warnings.
+ */
 function parse(path: string, file: AcceptedFile): FnoxConfig | SecretsPolicy {
-  const key = `${path}\n${file.sha256}`;
-  let result = parsed.get(key);
-  if (!result) {
-    result = path === FNOX_CONFIG ? parseFnoxConfig(file.text) : parseSecretsPolicy(file.text);
-    parsed.set(key, result);
-  }
-  return result;
+  const result = parsePolicyFile(path, file.sha256, file.text);
+  if ('parsed' in result) return result.parsed;
+  const empty = path === FNOX_CONFIG ? parseFnoxConfig('') : parseSecretsPolicy('');
+  return { ...empty, warnings: [`${path}: ${result.refused}`] };
 }
 
 /** The parsed accepted policy of a stored one. */

@@ -1,10 +1,9 @@
 // Trust in a KS-7 attestation (`kernel.attest(path)`): every condition of the README's Policy
 // section, checked in its order; the first that fails is the reason. Pure apart from WebCrypto.
-import { parseToml } from './toml.ts';
+import { parsePolicyFile } from './parsed.ts';
+import { FNOX_CONFIG, POLICY_PATHS, SECRETS_POLICY } from './paths.ts';
 
-export const FNOX_CONFIG = '/etc/fnox/config.toml';
-export const SECRETS_POLICY = '/etc/slicc/secrets-policy.toml';
-export const POLICY_PATHS: readonly string[] = [FNOX_CONFIG, SECRETS_POLICY];
+export { FNOX_CONFIG, POLICY_PATHS, SECRETS_POLICY };
 /** No policy file is anywhere near this; it only bounds the work an attestation can cause. */
 export const MAX_BYTES = 1 << 20;
 
@@ -50,8 +49,9 @@ export async function checkAttestation(input: unknown): Promise<AttestationVerdi
   if (reason === null && path !== null && sha256 !== null && bytes !== null) {
     const text = decodeUtf8(bytes);
     if (text === null) return untrusted(path, sha256, 'bytes are not valid UTF-8');
-    const parsed = parseToml(text);
-    if ('error' in parsed) return untrusted(path, sha256, `bytes are not valid TOML: ${parsed.error}`);
+    // Parsed once per SHA-256 (README, Limits): the accepted policy reads this same parse.
+    const parsed = parsePolicyFile(path, sha256, text);
+    if ('refused' in parsed) return untrusted(path, sha256, parsed.refused);
     return { trusted: true, path, text, sha256 };
   }
   return untrusted(path, sha256, reason ?? 'attestation was not checked', rawPath);

@@ -3,8 +3,9 @@
 // rest of the file still counts. Never throws.
 import type { Rule } from '../contract.ts';
 import { HTTP_TOKEN, PLACEHOLDER_EXACT as PLACEHOLDER } from '../validate.ts';
-import { FNOX_CONFIG } from './attest.ts';
-import { isTable, parseToml, SECRET_NAME, show } from './toml.ts';
+import { FNOX_CONFIG } from './paths.ts';
+import { isTable, parseToml, SECRET_NAME, show, type Table, warnings } from './toml.ts';
+import { MAX_RULES, MAX_RULE_PATHS } from '../limits.ts';
 
 export type NamedRule = Rule & { secret: string };
 export interface FnoxConfig {
@@ -12,6 +13,8 @@ export interface FnoxConfig {
   secrets: Record<string, string>;
   rules: NamedRule[];
   warnings: string[];
+  /** Set when the file passes a limit (README, Limits): then nothing of it may be accepted. */
+  limit?: string;
 }
 
 /** The methods a rule may name: what bios's fetch can send (no CONNECT, TRACE or TRACK). */
@@ -19,15 +22,25 @@ export const HTTP_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'P
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 export function parseFnoxConfig(text: string): FnoxConfig {
-  const out: FnoxConfig = { secrets: Object.create(null), rules: [], warnings: [] };
-  const warn = (w: string) => out.warnings.push(`${FNOX_CONFIG}: ${w}`);
   const parsed = parseToml(text);
   if ('error' in parsed) {
-    warn(`not valid TOML: ${parsed.error}`);
+    const out: FnoxConfig = { secrets: Object.create(null), rules: [], warnings: [`${FNOX_CONFIG}: not valid TOML: ${parsed.error}`] };
+    if (parsed.limit) out.limit = parsed.error;
     return out;
   }
-  const root = parsed.table;
+  return readFnoxConfig(parsed.table);
+}
 
+/** The file's meaning, from its parsed TOML. */
+export function readFnoxConfig(root: Table): FnoxConfig {
+  const out: FnoxConfig = { secrets: Object.create(null), rules: [], warnings: [] };
+  const { warn, done } = warnings(out.warnings, FNOX_CONFIG);
+  read(root, out, warn);
+  done();
+  return out;
+}
+
+function read(root: Table, out: FnoxConfig, warn: (w: string) => void): void {
   let defaultProvider: string | undefined;
   if (typeof root.default_provider === 'string') defaultProvider = root.default_provider;
   else if (root.default_provider !== undefined) warn('default_provider must be a string; ignored');
@@ -50,6 +63,15 @@ export function parseFnoxConfig(text: string): FnoxConfig {
   if (proxy !== undefined && !isTable(proxy)) warn('[proxy] must be a table; ignored');
   else if (rules !== undefined && !Array.isArray(rules)) warn('proxy.rules must be an array of tables; ignored');
   else if (Array.isArray(rules)) {
+    if (rules.length > MAX_RULES) {
+      out.limit = `has ${rules.length} rules; at most ${MAX_RULES} are read`;
+      return;
+    }
+    const tooMany = rules.findIndex((r) => isTable(r) && Array.isArray(r.paths) && r.paths.length > MAX_RULE_PATHS);
+    if (tooMany >= 0) {
+      out.limit = `proxy.rules[${tooMany}] has more than ${MAX_RULE_PATHS} paths`;
+      return;
+    }
     const seen = new Map<string, number>();
     rules.forEach((raw, i) => {
       const result = readRule(raw, out.secrets);
@@ -62,7 +84,6 @@ export function parseFnoxConfig(text: string): FnoxConfig {
       out.rules.push(result);
     });
   }
-  return out;
 }
 
 /** The normalised rule, or what is wrong with it. Keys other than the five are ignored. */
@@ -78,21 +99,22 @@ function readRule(raw: unknown, secrets: Record<string, string>): NamedRule | st
   if (typeof header !== 'string' || !HTTP_TOKEN.test(header)) return `header ${show(header)} is not a header name`;
 
   if (!Array.isArray(methods)) return 'methods must be an array of strings';
-  const ms: string[] = [];
+  // Deduplicated through sets, in linear time (README, Limits).
+  const ms = new Set<string>();
   for (const m of methods) {
     const up = typeof m === 'string' ? m.toUpperCase() : null;
     if (up === null || !HTTP_METHODS.includes(up)) return `methods entry ${show(m)} is not an HTTP method`;
-    if (!ms.includes(up)) ms.push(up);
+    ms.add(up);
   }
 
   if (!Array.isArray(paths)) return 'paths must be an array of strings';
-  const ps: string[] = [];
+  const ps = new Set<string>();
   for (const p of paths) {
     if (typeof p !== 'string' || !p.startsWith('/')) return `paths entry ${show(p)} must start with /`;
     if (/[\s\0-\x1f\x7f#]/.test(p)) return `paths entry ${show(p)} has whitespace, a control character or #`;
-    if (!ps.includes(p)) ps.push(p);
+    ps.add(p);
   }
-  return { secret, domain: host, header: header.toLowerCase(), methods: ms, paths: ps };
+  return { secret, domain: host, header: header.toLowerCase(), methods: [...ms], paths: [...ps] };
 }
 
 /** One exact host, lower-case, without a trailing dot; the URL parser must leave it unchanged. */

@@ -2,8 +2,8 @@
 // Anything malformed warns and falls back to the narrower reading. Never throws.
 import type { ExecMode, ExitName } from '../contract.ts';
 import { EXIT_NAME } from '../validate.ts';
-import { SECRETS_POLICY } from './attest.ts';
-import { isTable, parseToml, SECRET_NAME, show } from './toml.ts';
+import { SECRETS_POLICY } from './paths.ts';
+import { isTable, parseToml, SECRET_NAME, show, type Table, warnings } from './toml.ts';
 
 export interface ExecPolicy {
   mode: ExecMode;
@@ -20,25 +20,41 @@ export interface SecretsPolicy {
   exits: Record<string, ExitName[]>;
   limits: Limits;
   warnings: string[];
+  /** Set when the file passes a limit (README, Limits): then nothing of it may be accepted. */
+  limit?: string;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = { materialize_per_minute: 10, materialize_per_day: 200, shell_per_day: 5000 };
 const SECTIONS = ['exec', 'exits', 'limits'];
 
+const empty = (): SecretsPolicy => ({
+  exec: Object.create(null),
+  exits: Object.create(null),
+  limits: { ...DEFAULT_LIMITS },
+  warnings: [],
+});
+
 export function parseSecretsPolicy(text: string): SecretsPolicy {
-  const out: SecretsPolicy = {
-    exec: Object.create(null),
-    exits: Object.create(null),
-    limits: { ...DEFAULT_LIMITS },
-    warnings: [],
-  };
-  const warn = (w: string) => out.warnings.push(`${SECRETS_POLICY}: ${w}`);
   const parsed = parseToml(text);
   if ('error' in parsed) {
-    warn(`not valid TOML: ${parsed.error}`);
+    const out = empty();
+    out.warnings.push(`${SECRETS_POLICY}: not valid TOML: ${parsed.error}`);
+    if (parsed.limit) out.limit = parsed.error;
     return out;
   }
-  const root = parsed.table;
+  return readSecretsPolicy(parsed.table);
+}
+
+/** The file's meaning, from its parsed TOML. */
+export function readSecretsPolicy(root: Table): SecretsPolicy {
+  const out = empty();
+  const { warn, done } = warnings(out.warnings, SECRETS_POLICY);
+  read(root, out, warn);
+  done();
+  return out;
+}
+
+function read(root: Table, out: SecretsPolicy, warn: (w: string) => void): void {
   for (const key of Object.keys(root)) if (!SECTIONS.includes(key)) warn(`${show(key)} is not a section of this file; ignored`);
 
   for (const [name, value] of section(root, 'exec', warn)) {
@@ -49,17 +65,16 @@ export function parseSecretsPolicy(text: string): SecretsPolicy {
 
   for (const [name, value] of section(root, 'exits', warn)) {
     // A malformed line must never widen to "every exit": it keeps what is valid, maybe nothing.
-    const line: ExitName[] = [];
+    const line = new Set<ExitName>();
     if (!Array.isArray(value)) warn(`exits.${name}: must be an array of exit names; no exit allowed`);
     else {
       for (const exit of value) {
-        if (typeof exit === 'string' && EXIT_NAME.test(exit)) {
-          if (!line.includes(exit as ExitName)) line.push(exit as ExitName);
-        } else warn(`exits.${name}: ${show(exit)} is not an exit (page, proxy, tailscale, device:<name>); dropped`);
+        if (typeof exit === 'string' && EXIT_NAME.test(exit)) line.add(exit as ExitName);
+        else warn(`exits.${name}: ${show(exit)} is not an exit (page, proxy, tailscale, device:<name>); dropped`);
       }
-      if (value.length > 0 && line.length === 0) warn(`exits.${name}: no known exit left; no exit allowed`);
+      if (value.length > 0 && line.size === 0) warn(`exits.${name}: no known exit left; no exit allowed`);
     }
-    out.exits[name] = line;
+    out.exits[name] = [...line];
   }
 
   const limits = root.limits;
@@ -71,7 +86,6 @@ export function parseSecretsPolicy(text: string): SecretsPolicy {
       } else out.limits[key as keyof Limits] = value as number;
     }
   } else if (limits !== undefined) warn('[limits] must be a table; defaults apply');
-  return out;
 }
 
 /** The entries of `[exec]` or `[exits]` whose key is a secret name; the rest warn. */

@@ -1,0 +1,157 @@
+// Every limit of the README's Limits table, defined once. Past a limit an op answers EINVAL (EAGAIN
+// for queues) with a message naming it, and changes nothing. Messages never echo the input.
+import { VaultError, einval } from './errors.ts';
+
+export const MiB = 1 << 20;
+
+/** `redact`: texts per call and their size in all (README, Limits). */
+export const MAX_REDACT_TEXTS = 10_000;
+export const MAX_REDACT_BYTES = 64 * MiB;
+/** An agent port's queue: requests waiting (the one being answered included) and their size. */
+export const MAX_QUEUED_REQUESTS = 64;
+export const MAX_QUEUED_BYTES = 128 * MiB;
+/** `push`: one chunk. */
+export const MAX_PUSH_BYTES = 16 * MiB;
+
+/** /dev/sealed fields. Names and values follow the record rules (validate.ts). */
+export const MAX_PROMPT = 200;
+export const MAX_PROVIDER = 128;
+export const MAX_OAUTH_JSON = 8 * 1024;
+export const MAX_URL = 8 * 1024;
+export const MAX_TAG = 256;
+/** A `req` given as JSON text. */
+export const MAX_REQ_TEXT = MiB;
+/** A request id (a UUID), an exit, a `test`'s method and header name. */
+export const MAX_TOKEN = 128;
+
+/** Requests per namespace: pending ones, and ended ones kept (the newest). */
+export const MAX_PENDING_REQUESTS = 64;
+export const MAX_ENDED_REQUESTS = 256;
+
+/** Records per namespace (removed ones count until purged) and the bytes of their values. */
+export const MAX_RECORDS = 10_000;
+export const MAX_VALUE_TOTAL = 16 * MiB;
+
+/** Policy files: TOML nesting, rules, paths per rule, warnings listed, parses kept. */
+export const MAX_TOML_DEPTH = 32;
+export const MAX_RULES = 4096;
+export const MAX_RULE_PATHS = 256;
+export const MAX_WARNINGS = 100;
+export const POLICY_CACHE_SIZE = 16;
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/** A size as the README writes it: `64 MiB`, `8 KiB`, or bytes. */
+export function size(bytes: number): string {
+  if (bytes % MiB === 0) return `${bytes / MiB} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${fmt(bytes)} bytes`;
+}
+
+/**
+ * The size a text counts for: a `Uint8Array`'s bytes, a string's length in UTF-16 code units (what
+ * JavaScript knows without reading the text; each is at most 3 bytes of UTF-8).
+ */
+export function textSize(text: string | Uint8Array): number {
+  return typeof text === 'string' ? text.length : text.byteLength;
+}
+
+/** Checks `redact`'s texts against their limits, without reading any text. */
+export function checkRedactSize(texts: readonly (string | Uint8Array)[]): void {
+  if (texts.length > MAX_REDACT_TEXTS) throw einval(`redact takes at most ${fmt(MAX_REDACT_TEXTS)} texts per call`);
+  let total = 0;
+  for (const text of texts) total += textSize(text);
+  if (total > MAX_REDACT_BYTES) throw einval(`redact takes at most ${size(MAX_REDACT_BYTES)} of texts per call`);
+}
+
+/**
+ * What a request costs while it waits in a port's queue: the strings (two bytes per code unit) and
+ * bytes it carries, looked at two levels deep and at most 10,001 entries, so measuring it reads no
+ * text and is itself bounded. Numbers and the like count nothing.
+ */
+export function queuedSize(data: unknown): number {
+  let total = 0;
+  let budget = MAX_REDACT_TEXTS + 1;
+  const add = (v: unknown, depth: number): void => {
+    if (budget-- <= 0) return;
+    if (typeof v === 'string') total += v.length * 2;
+    else if (ArrayBuffer.isView(v)) total += v.byteLength;
+    else if (v instanceof ArrayBuffer) total += v.byteLength;
+    else if (depth < 2 && Array.isArray(v)) {
+      for (let i = 0; i < v.length && budget > 0; i++) add(v[i], depth + 1);
+    } else if (depth < 2 && v && typeof v === 'object') {
+      for (const key in v) {
+        if (budget <= 0) break;
+        add((v as Record<string, unknown>)[key], depth + 1);
+      }
+    }
+  };
+  add(data, 0);
+  return total;
+}
+
+export const queueFull = () =>
+  new VaultError('EAGAIN', `at most ${MAX_QUEUED_REQUESTS} requests and ${size(MAX_QUEUED_BYTES)} may wait on an agent port; wait for replies`);
+
+/** `push`'s chunk: at most 16 MiB. */
+export function checkPushSize(chunk: Uint8Array): void {
+  if (chunk.byteLength > MAX_PUSH_BYTES) throw einval(`push takes a chunk of at most ${size(MAX_PUSH_BYTES)}`);
+}
+
+/** An optional string field of at most `max` characters; the message never echoes it. */
+export function boundedString(field: string, value: unknown, max: number, optional = false): string | undefined {
+  if (value === undefined && optional) return undefined;
+  if (typeof value !== 'string' || !value) throw einval(`${field} must be a non-empty string`);
+  if (value.length > max) throw einval(`${field} must be at most ${fmt(max)} characters`);
+  return value;
+}
+
+/**
+ * The length of a value as JSON text, reading no further than about `max` characters' worth first: a
+ * deep or huge object costs at most that much to measure. Answers `max + 1` for anything over, or
+ * anything JSON can't write.
+ */
+export function jsonSizeWithin(value: unknown, max: number): number {
+  let total = 0;
+  const over = () => total > max;
+  // Counts no more than JSON.stringify would write (escapes aside), so it only refuses what is over.
+  const walk = (v: unknown, depth: number): void => {
+    if (over()) return;
+    if (depth > 64) {
+      total = max + 1;
+      return;
+    }
+    if (typeof v === 'number') total += Number.isFinite(v) ? String(v).length : 4;
+    else if (v === null || typeof v === 'boolean') total += String(v).length;
+    else if (typeof v === 'string') total += v.length + 2;
+    else if (Array.isArray(v)) {
+      total += 2 + Math.max(0, v.length - 1);
+      for (let i = 0; i < v.length && !over(); i++) walk(v[i], depth + 1);
+    } else if (typeof v === 'object') {
+      total += 1;
+      for (const key in v) {
+        if (over()) return;
+        total += key.length + 4; // quotes, colon, and a comma or the closing brace
+        walk((v as Record<string, unknown>)[key], depth + 1);
+      }
+    } else if (v !== undefined) total = max + 1;
+  };
+  walk(value, 0);
+  if (over()) return max + 1;
+  // Within reach: the exact figure, escapes included, costs little now.
+  try {
+    return JSON.stringify(value)?.length ?? max + 1;
+  } catch {
+    return max + 1;
+  }
+}
+
+export function checkOauthSize(oauth: unknown): void {
+  if (jsonSizeWithin(oauth, MAX_OAUTH_JSON) > MAX_OAUTH_JSON) {
+    throw einval(`oauth must be at most ${size(MAX_OAUTH_JSON)} as JSON`);
+  }
+}
+
+export const tooManyRecords = () => einval(`a namespace holds at most ${fmt(MAX_RECORDS)} records (removed ones count until purged)`);
+export const tooManyValueBytes = () => einval(`a namespace holds at most ${size(MAX_VALUE_TOTAL)} of values in all`);
+export const tooManyPending = () => new VaultError('EAGAIN', `a namespace holds at most ${MAX_PENDING_REQUESTS} pending requests; wait for one to end`);

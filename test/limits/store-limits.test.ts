@@ -1,0 +1,116 @@
+// The stores' limits (README, Limits) as services on real IndexedDB: records per namespace and the
+// bytes of their values, and the ended requests kept. Rows a test needs in bulk go in directly.
+import { expect } from '@open-wc/testing';
+import { deleteDB } from 'idb';
+import { openVaultDb, type StoredRecord, type VaultDb } from '../../src/db.ts';
+import { autoUnlock } from '../../src/keys.ts';
+import { MAX_ENDED_REQUESTS, MAX_RECORDS, MAX_VALUE_TOTAL } from '../../src/limits.ts';
+import { Records, type RecordInput } from '../../src/records.ts';
+import { Requests } from '../../src/requests.ts';
+
+const NS = 'https://seven.sliccy.ai';
+const secret = (name: string, value: string): RecordInput => ({ name, value, kind: 'secret', source: 'settings' });
+
+/** Puts `count` records straight into the store, each holding a value of `valueBytes` bytes. */
+async function fill(db: VaultDb, count: number, valueBytes: number) {
+  const tx = db.transaction('records', 'readwrite');
+  for (let i = 0; i < count; i++) {
+    const record: StoredRecord = {
+      id: `bulk-${i}`,
+      namespace: NS,
+      name: `BULK_${i}`,
+      kind: 'secret',
+      source: 'process',
+      placeholder: `fnox_proxy_${i.toString(16).padStart(24, '0')}`,
+      iv: new Uint8Array(12),
+      ciphertext: new ArrayBuffer(valueBytes + 16),
+      createdAt: 0,
+      updatedAt: 0,
+    };
+    void tx.store.put(record);
+  }
+  await tx.done;
+}
+
+describe('the stores refuse past their limits', () => {
+  let db: VaultDb;
+  let name: string;
+  let key: CryptoKey;
+
+  beforeEach(async () => {
+    name = `limits-test-${crypto.randomUUID()}`;
+    db = await openVaultDb(name);
+    key = (await autoUnlock(db))!;
+  });
+  afterEach(async () => {
+    db.close();
+    await deleteDB(name);
+  });
+
+  it('a namespace holds 10,000 records; the 10,001st is EINVAL and changes nothing, a rotation still works', async () => {
+    await fill(db, MAX_RECORDS - 1, 8);
+    const records = new Records(db);
+    await records.write(NS, key, secret('LAST', 'value-number-10000'));
+    const before = await records.meta(NS);
+    let refused: unknown;
+    await records.write(NS, key, secret('ONE_MORE', 'value-number-10001')).catch((e) => (refused = e));
+    expect((refused as { body?: unknown })?.body).to.deep.equal({
+      code: 'EINVAL',
+      message: 'a namespace holds at most 10,000 records (removed ones count until purged)',
+    });
+    expect(await records.get(NS, 'ONE_MORE')).to.equal(undefined);
+    expect(await records.meta(NS)).to.deep.equal(before);
+    const { rotated } = await records.write(NS, key, secret('LAST', 'value-number-10000-rotated'));
+    expect(rotated).to.equal(true);
+    // Another namespace has limits of its own.
+    await records.write('https://other.sliccy.ai', key, secret('ELSEWHERE', 'value-elsewhere'));
+  });
+
+  it('a namespace holds 16 MiB of values; a byte more is EINVAL, and a purge frees room', async () => {
+    const full = 65_536;
+    await fill(db, MAX_VALUE_TOTAL / full - 1, full);
+    let now = Date.UTC(2026, 10, 30);
+    const records = new Records(db, () => now);
+    await records.write(NS, key, secret('LAST', 'x'.repeat(full)));
+    expect((await records.meta(NS)).valueBytes).to.equal(MAX_VALUE_TOTAL);
+    let refused: unknown;
+    await records.write(NS, key, secret('ONE_MORE', 'x'.repeat(8))).catch((e) => (refused = e));
+    expect((refused as { body?: unknown })?.body).to.deep.equal({ code: 'EINVAL', message: 'a namespace holds at most 16 MiB of values in all' });
+    // Growing a value counts its new size; shrinking one makes room.
+    await records.write(NS, key, secret('LAST', 'x'.repeat(full - 8)));
+    await records.write(NS, key, secret('ONE_MORE', 'y'.repeat(8)));
+    expect((await records.meta(NS)).valueBytes).to.equal(MAX_VALUE_TOTAL);
+    await records.remove(NS, 'ONE_MORE');
+    now += 31 * 24 * 60 * 60 * 1000;
+    await records.purge();
+    expect((await records.meta(NS)).valueBytes).to.equal(MAX_VALUE_TOTAL - 8);
+  });
+
+  it('keeps the newest 256 ended requests per namespace and deletes older ones', async () => {
+    let now = Date.UTC(2026, 10, 30);
+    const requests = new Requests(db, 300_000, () => now);
+    const ids: string[] = [];
+    for (let i = 0; i < MAX_ENDED_REQUESTS; i++) {
+      now += 1000;
+      const made = await requests.make(NS, { kind: 'value', name: 'TOKEN', uid: 1000, tag: 't' });
+      ids.push(made.id);
+      await requests.end(made.id, 'cancelled');
+    }
+    expect((await requests.all(NS)).map((r) => r.id)).to.deep.equal(ids);
+    now += 1000;
+    const next = await requests.make(NS, { kind: 'value', name: 'TOKEN', uid: 1000, tag: 't' });
+    expect((await requests.all(NS)).length).to.equal(MAX_ENDED_REQUESTS + 1);
+    await requests.end(next.id, 'done', 'fnox_proxy_000000000000000000000001');
+    const kept = (await requests.all(NS)).map((r) => r.id);
+    expect(kept).to.deep.equal([...ids.slice(1), next.id]);
+    // Expired ones count as ended: a new request trims them too.
+    now += 1000;
+    const pending = await requests.make(NS, { kind: 'value', name: 'TOKEN', uid: 1001, tag: 't' });
+    now += 301_000;
+    await requests.make(NS, { kind: 'value', name: 'TOKEN', uid: 1002, tag: 't' });
+    const all = await requests.all(NS);
+    expect(all.length).to.equal(MAX_ENDED_REQUESTS + 1);
+    expect(all.map((r) => r.id)).to.include(pending.id);
+    expect(all.map((r) => r.id)).to.not.include(ids[1]);
+  });
+});
