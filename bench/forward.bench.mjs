@@ -1,5 +1,8 @@
 // Injector decisions per second with 1,000 records and 1,000 rules, next to a bare MessageChannel
-// round trip measured in the same run (the least a `forward` costs bios). `node bench/forward.bench.mjs [--seconds N]`.
+// round trip measured in the same run (the least a `forward` costs bios). Then the worst patterns
+// (README, Security): rule globs full of `*` and `**` and 256 registered endpoints of 2 KiB with 8
+// `*` each, against 8 KiB paths, each decision timed, beside an ordinary decision of the same run.
+// `node bench/forward.bench.mjs [--seconds N]`.
 import { build } from 'esbuild';
 import { MessageChannel } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
@@ -76,3 +79,46 @@ console.log(`Node ${process.version}; ${N} records, ${N} rules; ${injected / 10}
 console.log(`decideForward:                 ${f(decisions)} decisions/s (${(1e6 / decisions).toFixed(1)} µs each)`);
 console.log(`MessageChannel round trip:     ${f(trips)} round trips/s (${(1e6 / trips).toFixed(1)} µs each)`);
 console.log(`ratio:                         ${(decisions / trips).toFixed(2)} decisions per round trip`);
+
+// ── The worst patterns ──────────────────────────────────────────────────────────────────────
+const WORST = 'fnox_proxy_00000000000000000000ffff';
+const worstRecords = new Map([[WORST, { name: 'WORST', kind: 'secret', placeholder: WORST, value: 'real-worst-value-xxxxxxxx' }]]);
+const globs = ['/**/a/**/a/**/a/**/a/**/b', '**a**a**a**a**a**a**a**b', '/*/*/*/**/**/**/a/**/a/**/b', '/**/*a*a*a*a*/**/b', `/${'**/a/'.repeat(60)}b`];
+const worstRules = Array.from({ length: 16 }, () => ({ secret: 'WORST', domain: 'api.example.com', header: 'authorization', methods: [], paths: globs }));
+const piece = `${'a'.repeat(250)}b`;
+const starred = `*${Array.from({ length: 7 }, () => piece).join('*')}*`; // 8 stars, about 1.8 KiB
+const worstRefused = [
+  ...refused,
+  ...Array.from({ length: 256 }, (_, i) => ({ host: i % 2 ? 'api.example.com' : '*.example.com', path: `/${i % 4 < 2 ? starred : `a/${starred}`}` })),
+];
+const worstPaths = [`/${'a/'.repeat(4095)}c`, `/${'a'.repeat(8190)}c`, `/${'a%61/'.repeat(1364)}c`];
+const worstHeads = worstPaths.map((path) => ({ method: 'GET', url: `https://api.example.com${path}`, headers: [['authorization', `Bearer ${WORST}`]] }));
+const worstInput = (head) => ({
+  head,
+  exit: 'page',
+  rawTraits: { manualRedirects: true },
+  locked: false,
+  now: Date.now(),
+  records: worstRecords,
+  rules: worstRules,
+  exits: {},
+  refused: worstRefused,
+  secrets: { WORST },
+});
+const timings = worstHeads.map((head) => {
+  for (let i = 0; i < 5; i++) decideForward(worstInput(head));
+  const times = Array.from({ length: 30 }, () => {
+    const t = performance.now();
+    decideForward(worstInput(head));
+    return performance.now() - t;
+  }).sort((a, b) => a - b);
+  return { median: times[15], max: times[29], path: head.url.length };
+});
+const ordinary = 1e3 / decisions;
+console.log(`worst patterns (16 rules × 5 globs of * and **, 256 endpoints of 2 KiB with 8 *), 8 KiB paths:`);
+for (const [i, t] of timings.entries()) {
+  const shape = ['many segments', 'one long segment', 'percent-encoded segments'][i];
+  console.log(`  ${shape.padEnd(26)} ${t.median.toFixed(3)} ms median, ${t.max.toFixed(3)} ms slowest of 30 (an ordinary decision: ${ordinary.toFixed(3)} ms)`);
+}
+const slowest = Math.max(...timings.map((t) => t.median));
+console.log(`  ${slowest < 1 ? 'within' : 'OVER'} the 1 ms a decision may take`);

@@ -6,6 +6,8 @@
  * function takes the entries as a parameter, so this module imports no JSON.
  */
 import type { Rule } from './contract.ts';
+import { wildcardMatches } from './match.ts';
+import { percentDecode } from './urls.ts';
 
 /** The refusal of an injection into a model or MCP endpoint (README, Model and MCP endpoints). */
 export const ENDPOINT_REASON = 'host is a model or MCP endpoint; the vault never injects there';
@@ -21,39 +23,64 @@ export function normalizeHost(host: string): string {
   return lower.endsWith('.') ? lower.slice(0, -1) : lower;
 }
 
-const partCache = new Map<string, RegExp>();
-/** One label or segment against its pattern. `*` may match nothing: refusing more is the safe side. */
-function partMatches(pattern: string, text: string): boolean {
-  if (!pattern.includes('*')) return pattern === text;
-  let re = partCache.get(pattern);
-  if (!re) {
-    re = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`);
-    partCache.set(pattern, re);
-  }
-  return re.test(text);
-}
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** One label or segment against its pattern, in linear time. `*` may match nothing: refusing more is the safe side. */
+const partMatches = wildcardMatches;
+
+/** An API version segment (`v1`, `v1beta`, `v2alpha`, `v1p1beta1`): as a prefix's first segment, it stands for every one. */
+const VERSION = /^v[0-9]+[a-z0-9]*$/;
+export const isVersionSegment = (segment: string) => VERSION.test(segment);
 
 /** Both sides normalised: a registered entry written `API.Example.com.` still refuses. */
 export function hostMatches(pattern: string, host: string): boolean {
-  const p = normalizeHost(pattern).split('.');
-  const h = normalizeHost(host).split('.');
-  return p.length === h.length && p.every((label, i) => partMatches(label, h[i]));
+  return labelsMatch(normalizeHost(pattern).split('.'), normalizeHost(host).split('.'));
+}
+function labelsMatch(pattern: readonly string[], labels: readonly string[]): boolean {
+  if (pattern.length !== labels.length) return false;
+  // Plain labels first: a cheap miss spares the wildcard ones.
+  for (let i = pattern.length - 1; i >= 0; i--) if (!pattern[i].includes('*') && pattern[i] !== labels[i]) return false;
+  return pattern.every((label, i) => partMatches(label, labels[i]));
 }
 
-// A prefix has no empty segments; a path or glob keeps them (`/v1//x`), less its leading `/`.
-const prefixSegments = (prefix: string) => prefix.split('/').filter(Boolean);
-const pathSegments = (path: string) => path.split('/').slice(1);
+/**
+ * The path read the broadest way, as the model and MCP refusal reads it (README, Model and MCP
+ * endpoints): percent-decoded, lower-cased, split at `/` and `\`, each segment cut at its first
+ * `;`, empty segments dropped. So `/%76%31/x`, `//v1/x`, `/v1;x/x` and `/V1/x` all read `v1, x`.
+ */
+export function broadSegments(path: string): string[] {
+  const segments: string[] = [];
+  for (const part of percentDecode(path).toLowerCase().split(/[/\\]/)) {
+    const semicolon = part.indexOf(';');
+    const segment = semicolon < 0 ? part : part.slice(0, semicolon);
+    if (segment) segments.push(segment);
+  }
+  return segments;
+}
 
-/** `path` starts with `prefix` segment by segment (`/v1/chat` is under `/v1`, `/v10` isn't). */
+/** A prefix's segments, read as the path is. */
+const prefixSegments = (prefix: string) => broadSegments(prefix);
+
+/** Segments under a prefix: each matches its pattern; a version first segment matches every version. */
+function segmentsUnder(have: readonly string[], want: readonly string[]): boolean {
+  if (want.length > have.length) return false;
+  for (let i = want.length - 1; i >= 0; i--) if (!want[i].includes('*') && want[i] !== have[i] && !(i === 0 && isVersionSegment(want[0]))) return false;
+  return want.every((w, i) => (i === 0 && isVersionSegment(w) ? isVersionSegment(have[0]) : partMatches(w, have[i])));
+}
+
+/** `path`, read the broadest way, starts with `prefix` segment by segment (`/v1/chat` is under `/v1`, `/v10x` too: a version). */
 export function pathUnder(path: string, prefix: string): boolean {
-  const want = prefixSegments(prefix);
-  const have = pathSegments(path);
-  return want.length <= have.length && want.every((s, i) => partMatches(s, have[i]));
+  return segmentsUnder(broadSegments(path), prefixSegments(prefix));
 }
 
+/** The URL under some entry: its host label by label, its path read the broadest way. */
 export function matchesEndpoint(url: URL, entries: readonly Endpoint[]): boolean {
-  return entries.some((e) => hostMatches(e.host, url.hostname) && pathUnder(url.pathname, e.path));
+  const labels = normalizeHost(url.hostname).split('.');
+  let segments: string[] | undefined;
+  for (const e of entries) {
+    if (!labelsMatch(normalizeHost(e.host).split('.'), labels)) continue;
+    segments ??= broadSegments(url.pathname);
+    if (segmentsUnder(segments, prefixSegments(e.path))) return true;
+  }
+  return false;
 }
 
 /**
@@ -70,13 +97,17 @@ export function ruleOnlyReachesEndpoints(rule: Rule, entries: readonly Endpoint[
 
 function globUnder(glob: string, prefix: string): boolean {
   const want = prefixSegments(prefix);
-  const have = pathSegments(glob);
+  // The glob's segments as written, but for the leading `/`; a literal one is read the broad way.
+  const have = glob.split('/').slice(1);
   return (
     want.length <= have.length &&
     want.every((w, i) => {
       const g = have[i];
       if (g.includes('**')) return false;
-      return /[*?]/.test(g) ? w === '*' : partMatches(w, g);
+      if (/[*?]/.test(g)) return w === '*';
+      const read = broadSegments(g);
+      if (read.length !== 1) return false;
+      return i === 0 && isVersionSegment(w) ? isVersionSegment(read[0]) : partMatches(w, read[0]);
     })
   );
 }

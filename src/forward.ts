@@ -87,7 +87,15 @@ async function decide(vault: Vault, namespace: string, { head, body, owner, exit
     const input = { head, locked: key === null, now: vault.now(), records: await byPlaceholder(records, key, names) };
     return server
       ? decideMcp({ ...input, server })
-      : decideForward({ ...input, exit, rawTraits, rules: policy.config?.rules ?? [], exits: policy.secrets?.exits ?? {}, refused: endpoints });
+      : decideForward({
+          ...input,
+          exit,
+          rawTraits,
+          rules: policy.config?.rules ?? [],
+          secrets: policy.config?.secrets ?? {},
+          exits: policy.secrets?.exits ?? {},
+          refused: endpoints,
+        });
   };
   const first = await run();
   if (!first.inject) return { refused: { status: first.status, reason: first.reason } };

@@ -7,6 +7,9 @@
 import type { ExitName, RawTraits, RecordKind, RequestHead, Rule } from './contract.ts';
 import { ENDPOINT_REASON, type Endpoint, matchesEndpoint, normalizeHost } from './endpoints.ts';
 import { PLACEHOLDER_ANY_CASE as ANY_PLACEHOLDER, PLACEHOLDERS } from './validate.ts';
+import { MAX_HEADERS, MAX_HEAD_BYTES, MAX_URL_BYTES, utf8Length } from './limits.ts';
+import { globMatches } from './match.ts';
+import { hasMalformedEscape, isAmbiguousPath, percentDecode } from './urls.ts';
 
 export interface InjectRecord {
   name: string;
@@ -31,6 +34,8 @@ export interface ForwardInput {
   foreignPlaceholder?: (placeholder: string) => boolean;
   /** Normalised: domain and header lower-case, methods upper-case, paths starting with `/`. */
   rules: readonly PolicyRule[];
+  /** The accepted `/etc/fnox/config.toml`'s `[secrets]`: name → placeholder. Only a record it holds is `active`. */
+  secrets: Readonly<Record<string, string>>;
   /** A secret with a line may use only those exits; no line means every exit. */
   exits: Readonly<Record<string, readonly ExitName[]>>;
   /** Built-in and registered model and MCP endpoints. */
@@ -44,6 +49,8 @@ export interface Use {
   path: string;
 }
 export type ForwardDecision = { inject: true; head: RequestHead; uses: Use[] } | { inject: false; status: 403 | 502; reason: string };
+
+export const inertReason = (name: string) => `${name} is inert: /etc/fnox/config.toml doesn't hold its placeholder`;
 
 const refuse = (reason: string, status: 403 | 502 = 403): ForwardDecision => ({ inject: false, status, reason });
 /** Request-supplied text in a reason: one line, bounded. */
@@ -64,43 +71,8 @@ export function isKernelMcpUrl(url: string | URL): boolean {
   return u.protocol === 'http:' && port >= 1 && port <= 65535 && port !== 9222 && !u.username && !u.password && !authority.includes(':');
 }
 
-/** The path as written, before the URL parser resolves dot segments or turns `\` into `/`. */
-function rawPath(raw: string): string {
-  const rest = raw.replace(/^[a-z][a-z0-9+.-]*:[/\\]{2}[^/\\?#]*/i, '');
-  return rest.split(/[?#]/, 1)[0];
-}
-
-export function isAmbiguousPath(raw: string): boolean {
-  const path = rawPath(raw).toLowerCase();
-  return /\\|%2e|%2f|%5c|%25/.test(path) || path.split('/').some((s) => s === '.' || s === '..');
-}
-
-const globCache = new Map<string, RegExp>();
-/** Rule path globs: `*` within a segment, `**` across segments, `?` one character but `/`. */
-export function globMatches(glob: string, path: string): boolean {
-  let re = globCache.get(glob);
-  if (!re) {
-    let src = '';
-    for (let i = 0; i < glob.length; i++) {
-      const c = glob[i];
-      if (c === '*' && glob[i + 1] === '*') {
-        // `/**/` may also be a single `/`, as in fnox's globset.
-        if (glob[i - 1] === '/' && glob[i + 2] === '/') {
-          src = `${src.slice(0, -1)}(?:/|/.*/)`;
-          i += 2;
-        } else {
-          src += '.*';
-          i++;
-        }
-      } else if (c === '*') src += '[^/]*';
-      else if (c === '?') src += '[^/]';
-      else src += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-    }
-    re = new RegExp(`^${src}$`);
-    globCache.set(glob, re);
-  }
-  return re.test(path);
-}
+/** Rule path globs (`src/match.ts`): `*` within a segment, `**` across, `?` one character but `/`. */
+export { globMatches };
 
 export function ruleAllows(rule: Rule, domain: string, header: string, method: string, path: string): boolean {
   return (
@@ -145,12 +117,16 @@ interface Hit {
 }
 
 /**
- * The checks every injection starts with, on the URL and the header names, in the spec's order:
- * the reason of the first that fails, or null. `kernelAllowed` says whether a kernel MCP URL
- * (`http://<port>.kernel.localhost/…`) may pass the https check.
+ * The checks every injection starts with, on the head's size, the URL and the header names, in
+ * the order of docs/injector.md: the reason of the first that fails, or null. `kernelAllowed` says
+ * whether a kernel MCP URL (`http://<port>.kernel.localhost/…`) may pass the https check.
  */
 export function headRefusal(head: RequestHead, kernelAllowed: (url: URL) => boolean): string | null {
   const raw = head.url;
+  if (utf8Length(raw) > MAX_URL_BYTES) return `URL is longer than the limit of ${MAX_URL_BYTES} bytes`;
+  if (head.headers.length > MAX_HEADERS) return `head has more than the limit of ${MAX_HEADERS} headers`;
+  const size = head.headers.reduce((n, [name, value]) => n + utf8Length(name) + utf8Length(value), utf8Length(head.method) + utf8Length(raw));
+  if (size > MAX_HEAD_BYTES) return `head is larger than the limit of ${MAX_HEAD_BYTES} bytes`;
   if (/[\x00-\x20\x7f]/.test(raw)) return 'URL contains whitespace or control characters';
   let url: URL;
   try {
@@ -158,16 +134,15 @@ export function headRefusal(head: RequestHead, kernelAllowed: (url: URL) => bool
   } catch {
     return 'invalid URL';
   }
-  let decoded = raw;
-  try {
-    decoded = decodeURIComponent(raw);
-  } catch {}
-  if (ANY_PLACEHOLDER.test(raw) || ANY_PLACEHOLDER.test(decoded)) return 'placeholder in the URL; only header values are filled in';
+  // Before the placeholder check: a malformed escape must not stop the URL from being decoded.
+  if (hasMalformedEscape(raw)) return 'malformed percent-escape in the URL';
+  if (ANY_PLACEHOLDER.test(raw) || ANY_PLACEHOLDER.test(percentDecode(raw))) return 'placeholder in the URL; only header values are filled in';
   if (head.headers.some(([name]) => ANY_PLACEHOLDER.test(name))) return 'placeholder in a header name';
   if (url.username || url.password) return 'credentials in the URL';
   const httpsOn443 = url.protocol === 'https:' && url.port === '';
   if (!httpsOn443 && !(isKernelMcpUrl(raw) && kernelAllowed(url))) return 'only https on port 443 is injected';
   if (isAmbiguousPath(raw)) return 'ambiguous path';
+  if (/%25/.test(raw)) return 'ambiguous URL: %25 encodes a %, which servers may decode twice';
   return null;
 }
 
@@ -215,6 +190,8 @@ export function decideForward(input: ForwardInput): ForwardDecision {
     if (r.removedAt != null) return refuse(`${r.name} was removed`);
     if (r.expiresAt != null && r.expiresAt <= input.now) return refuse(`${r.name} expired; refreshing`);
     if (r.kind !== 'secret') return refuse(`${r.name} is a ${r.kind} record; rules inject secrets only`);
+    // Only `active` secrets (README, Records: state): own entries only, as for `[exits]`.
+    if (!Object.hasOwn(input.secrets, r.name) || input.secrets[r.name] !== r.placeholder) return refuse(inertReason(r.name));
   }
   if (input.locked) return refuse('vault is locked');
   const ruleOf = new Map<Hit, PolicyRule>();

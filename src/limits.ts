@@ -155,3 +155,33 @@ export function checkOauthSize(oauth: unknown): void {
 export const tooManyRecords = () => einval(`a namespace holds at most ${fmt(MAX_RECORDS)} records (removed ones count until purged)`);
 export const tooManyValueBytes = () => einval(`a namespace holds at most ${size(MAX_VALUE_TOTAL)} of values in all`);
 export const tooManyPending = () => new VaultError('EAGAIN', `a namespace holds at most ${MAX_PENDING_REQUESTS} pending requests; wait for one to end`);
+
+// ── The injector's and the registrations' limits (README, Limits) ───────────────────────────
+
+/** A forwarded URL, in UTF-8 bytes: the same 8 KiB as /dev/sealed's `url`. */
+export const MAX_URL_BYTES = MAX_URL;
+/** Headers in one forwarded head. */
+export const MAX_HEADERS = 256;
+/** A forwarded head: method, URL and every header name and value, in UTF-8 bytes. */
+export const MAX_HEAD_BYTES = 64 * 1024;
+/** Registered endpoints (model URLs and MCP servers together) per namespace. */
+export const MAX_REGISTERED = 256;
+/** One registered URL, in UTF-8 bytes. */
+export const MAX_REGISTERED_URL_BYTES = 2 * 1024;
+/** `*` in one registered URL. */
+export const MAX_REGISTERED_STARS = 8;
+
+/** UTF-8 length of a string without encoding it (a lone surrogate counts as the 3 bytes of U+FFFD). */
+export function utf8Length(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 2;
+      i++;
+    } else n += 2;
+  }
+  return n;
+}

@@ -353,6 +353,7 @@ export class Vault {
       locked: this.locked,
       now: this.now(),
       rules: policy.config?.rules ?? [],
+      secrets: policy.config?.secrets ?? {},
       exits: policy.secrets?.exits ?? {},
       refused: endpoints,
     });

@@ -106,7 +106,7 @@ describe('/dev/sealed', () => {
       const { placeholder } = await page.request('put', { name: 'GH', value: canary() });
       const refused = await sealed(page, { op: 'test', name: 'GH', url: 'https://api.github.com/user' });
       expect(refused.verdict).to.equal('refuse');
-      expect(refused.reason).to.equal('no rule lets GH go in authorization to GET api.github.com/user');
+      expect(refused.reason).to.equal("GH is inert: /etc/fnox/config.toml doesn't hold its placeholder");
       await page.request('policy', { files: [await attest(FNOX, fnoxConfig([['GH', placeholder, 'api.github.com', 'paths = ["/user"]']]))] });
       const allowed = await sealed(page, { op: 'test', name: 'GH', url: 'https://api.github.com/user' });
       expect(allowed.verdict).to.equal('inject');

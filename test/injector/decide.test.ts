@@ -72,6 +72,7 @@ function input(head: Partial<RequestHead> & { url: string }, more: Partial<Forwa
     records: new Map(RECORDS.map((r) => [r.placeholder, r])),
     foreignPlaceholder: (p) => p === FOREIGN,
     rules: RULES,
+    secrets: P,
     exits: { NPM_TOKEN: ['page', 'device:lars-air'] },
     refused: BUILTIN,
     ...more,
@@ -136,11 +137,14 @@ describe('the injector refuses before anything is sent', () => {
     '/repos/example%2F..%2Fother',
     '/repos/example%5cother',
     '/repos/example\\..\\other',
-    '/repos/example/%25',
-    '/repos/example/%252e%252e/other',
   ]) {
     it(`refuses the ambiguous path ${path} on the raw URL`, () => {
       refused(decideForward(input({ url: `https://api.github.com${path}` })), 403, 'ambiguous path');
+    });
+  }
+  for (const url of [`${GH}/%25`, `${GH}/%252e%252e/other`, `${GH}?q=100%25`, `${GH}#%25`]) {
+    it(`refuses %25 wherever it stands: ${url}`, () => {
+      refused(decideForward(input({ url })), 403, 'ambiguous URL: %25 encodes a %, which servers may decode twice');
     });
   }
   it('refuses an ambiguous path before the host even when the host has none', () => {
@@ -236,7 +240,12 @@ describe('the injector refuses before anything is sent', () => {
     const d = decideForward(
       input(
         { url: GH, headers: [['authorization', `Bearer ${ctor.placeholder}`]] },
-        { records: new Map([[ctor.placeholder, ctor]]), rules: [rule('constructor', 'api.github.com')], exits: { toString: ['page' as const] } },
+        {
+          records: new Map([[ctor.placeholder, ctor]]),
+          rules: [rule('constructor', 'api.github.com')],
+          secrets: { constructor: ctor.placeholder },
+          exits: { toString: ['page' as const] },
+        },
       ),
     );
     expect(injected(d)).to.deep.equal([['authorization', 'Bearer real-constructor-value']]);
@@ -258,7 +267,7 @@ describe('the injector refuses before anything is sent', () => {
     const d = decideForward(
       input(
         { url: GH, headers: [['authorization', `Bearer ${cr.placeholder}`]] },
-        { records: new Map([[cr.placeholder, cr]]), rules: [rule('CR_TOKEN', 'api.github.com')] },
+        { records: new Map([[cr.placeholder, cr]]), rules: [rule('CR_TOKEN', 'api.github.com')], secrets: { CR_TOKEN: cr.placeholder } },
       ),
     );
     expect(d).to.deep.equal({ inject: false, status: 403, reason: 'header authorization would contain CR, LF or NUL' });

@@ -49,13 +49,18 @@ describe('matching a URL against endpoints', () => {
     'https://europe-west4-aiplatform.googleapis.com/v1/projects/p',
     'https://API.ANTHROPIC.COM./v1/messages',
     'https://gateway.ai.cloudflare.com/v1/a/b/openai/chat',
+    'https://api.openai.com/v10/x',
+    'https://generativelanguage.googleapis.com/v1/models/gemini:generateContent',
+    'https://generativelanguage.googleapis.com/v1alpha/models',
+    'https://gateway.ai.cloudflare.com/v2beta/a/b/openai/chat',
   ]) {
     it(`puts ${url} under a model endpoint`, () => expect(under(url)).to.equal(true));
   }
   for (const url of [
     'https://api.github.com/user',
     'https://api.openai.com/dashboard',
-    'https://api.openai.com/v10/x',
+    'https://api.openai.com/version/x',
+    'https://generativelanguage.googleapis.com/upload/x',
     'https://x.bedrock-runtime.us-east-1.amazonaws.com/',
     'https://openai.azure.com/',
     'https://a.b.openai.azure.com/',
@@ -74,8 +79,36 @@ describe('matching a URL against endpoints', () => {
   it('compares paths segment by segment', () => {
     expect(pathUnder('/v1', '/v1')).to.equal(true);
     expect(pathUnder('/v1/', '/v1')).to.equal(true);
-    expect(pathUnder('/v1beta', '/v1')).to.equal(false);
+    expect(pathUnder('/v1x', '/v1/x')).to.equal(false);
+    expect(pathUnder('/api/v10', '/api/v1')).to.equal(false);
     expect(pathUnder('/anything', '/')).to.equal(true);
+  });
+  it('lets a version as the first segment of an entry stand for every version segment', () => {
+    expect(pathUnder('/v1beta/models', '/v1')).to.equal(true);
+    expect(pathUnder('/v2alpha/x', '/v1beta')).to.equal(true);
+    expect(pathUnder('/v1p1beta1/x', '/v1')).to.equal(true);
+    expect(pathUnder('/vault/x', '/v1')).to.equal(false);
+    expect(pathUnder('/v/x', '/v1')).to.equal(false);
+  });
+  for (const path of [
+    '/%76%31/chat/completions',
+    '//v1/chat/completions',
+    '/v1;x/chat/completions',
+    '/V1/chat/completions',
+    '/;x/v1/chat',
+    '/%56%31/x',
+    '/v1%3bx/chat',
+    '/v2/chat',
+  ]) {
+    it(`reads ${path} the broadest way, under /v1 on a model host`, () => {
+      expect(matchesEndpoint(new URL(`https://api.openai.com${path}`), BUILTIN)).to.equal(true);
+    });
+  }
+  it('reads a registered MCP server path the broadest way too', () => {
+    const mcp = [{ host: 'mcp.example.com', path: '/mcp' }];
+    for (const path of ['/%6dcp/call', '//mcp/call', '/MCP/call', '/mcp;v=1/call', '/mcp'])
+      expect(matchesEndpoint(new URL(`https://mcp.example.com${path}`), mcp), path).to.equal(true);
+    expect(matchesEndpoint(new URL('https://mcp.example.com/mcpx/call'), mcp)).to.equal(false);
   });
   it('turns a registered base URL into an entry', () => {
     expect(toEndpoint('https://LLM.Example.com./v1/')).to.deep.equal({ host: 'llm.example.com', path: '/v1' });

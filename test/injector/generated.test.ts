@@ -1,5 +1,8 @@
-// 10,000 seeded random requests against a small reference written here from the README's rules,
+// 12,000 seeded random requests against a small reference written here from the README's rules,
 // independent of src/injector.ts: it decides from how each request was built, not by parsing it.
+// Paths come in hostile spellings (random percent-encoding, `//`, `;` parameters, letter case,
+// version segments, dot segments, malformed escapes), and every injected head is checked against
+// a broad reading of its URL written here too: none may lie under a refused endpoint.
 import { expect } from '@open-wc/testing';
 import { prng } from '../helpers/random.ts';
 import type { ExitName, RequestHead } from '../../src/contract.ts';
@@ -28,7 +31,11 @@ const RECORDS = [
   rec('SIGNIN', 10, { kind: 'grant' }),
   rec('MODEL', 11, { kind: 'model' }),
   rec('STOLEN', 12),
+  rec('INERT', 13),
+  rec('SWAPPED', 14),
 ];
+/** Records the accepted config doesn't hold: INERT has no entry, SWAPPED's holds another placeholder. */
+const INERT = new Set(['INERT', 'SWAPPED']);
 const FOREIGN = [ph(0xf01), ph(0xf02), RECORDS[11].placeholder];
 const UNKNOWN = [ph(0xe01)];
 const rule = (secret: string, domain: string, header: string, methods: string[], paths: string[]): PolicyRule => ({ secret, domain, header, methods, paths });
@@ -44,18 +51,25 @@ const RULES: PolicyRule[] = [
   ...['GONE', 'OLD', 'SIGNIN', 'MODEL', 'STOLEN'].map((s) => rule(s, 'api.github.com', 'authorization', [], [])),
   rule('GITHUB', 'api.openai.com', 'authorization', [], []),
   rule('NPM', 'x.openai.azure.com', 'authorization', [], []),
+  rule('NPM', 'gen.example.ai', 'authorization', [], []),
+  rule('NPM', 'mcp.example.com', 'authorization', [], []),
+  rule('INERT', 'api.github.com', 'authorization', [], []),
+  rule('SWAPPED', 'api.github.com', 'authorization', [], []),
 ];
+const SECRETS: Record<string, string> = Object.fromEntries(
+  RECORDS.filter((r) => r.name !== 'INERT').map((r) => [r.name, r.name === 'SWAPPED' ? ph(0xabc) : r.placeholder]),
+);
 const EXITS: Record<string, ExitName[]> = { NPM: ['page', 'device:lars-air'], KEY: ['proxy'] };
 const REFUSED: Endpoint[] = [
   { host: 'api.openai.com', path: '/v1' },
   { host: '*.openai.azure.com', path: '/' },
   { host: 'bedrock-runtime.*.amazonaws.com', path: '/' },
+  { host: 'gen.example.ai', path: '/v1beta' },
+  { host: 'mcp.example.com', path: '/mcp' },
 ];
 
 const HOSTS = [
   'api.github.com',
-  'API.GitHub.com',
-  'api.github.com.',
   'registry.npmjs.org',
   'api.example.com',
   'git.example.com',
@@ -63,9 +77,52 @@ const HOSTS = [
   'api.openai.com',
   'x.openai.azure.com',
   'bedrock-runtime.us-east-1.amazonaws.com',
+  'gen.example.ai',
+  'mcp.example.com',
 ];
-const GOOD_SEGMENTS = ['repos', 'example', 'issues', 'user', 'gists', 'v1', 'v2', 'a', 'b', 'x', ''];
-const BAD_SEGMENTS = ['..', '.', '%2e', '%2E%2e', 'a%2fb', 'a%5Cb', '%25', '%252e%252e', 'a\\b'];
+/** Segments as meant; each is spelled in many ways below. The version segments are listed by hand. */
+const GOOD_SEGMENTS = ['repos', 'example', 'issues', 'user', 'gists', 'v1', 'v2', 'v1beta', 'v2alpha', 'mcp', 'a', 'b', 'x', 'vault', ''];
+const VERSIONS = new Set(['v1', 'v2', 'v1beta', 'v2alpha']);
+/** Segments that read two ways: dot segments in every spelling, encoded separators, `%25`, escapes that aren't UTF-8 or aren't escapes. */
+const BAD_SEGMENTS = [
+  '..',
+  '.',
+  '%2e',
+  '%2E%2e',
+  '.%2e',
+  '..;',
+  '..;x',
+  '.;',
+  '%2e%2e;a=b',
+  'a%2fb',
+  'a%5Cb',
+  '%25',
+  '%252e%252e',
+  'a\\b',
+  '%c0%ae',
+  'a%zz',
+  'a%4',
+  '%',
+];
+/** Spellings of a host that the URL parser reads back to it. */
+const spellHost = (host: string, random: () => number) => {
+  const x = random();
+  if (x < 0.8) return host;
+  if (x < 0.88) return host.toUpperCase();
+  if (x < 0.94) return `${host}.`;
+  return host.replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`);
+};
+/** A segment spelled another way that reads the same broadly: letters upper-cased or percent-encoded, a `;` parameter. */
+function spell(segment: string, random: () => number): string {
+  let out = '';
+  for (const c of segment) {
+    const x = random();
+    if (x < 0.15) out += `%${c.charCodeAt(0).toString(16)[random() < 0.5 ? 'toUpperCase' : 'toLowerCase']()}`;
+    else if (x < 0.3) out += c.toUpperCase();
+    else out += c;
+  }
+  return random() < 0.2 ? `${out};${random() < 0.5 ? 'x=1' : ''}` : out;
+}
 const AIMS = [
   { host: 'api.github.com', path: '/repos/x/issues', method: 'GET', header: 'Authorization', secret: 'GITHUB', kind: 0 },
   { host: 'api.github.com', path: '/a/x/b', method: 'POST', header: 'authorization', secret: 'GITHUB', kind: 1 },
@@ -108,13 +165,33 @@ function build(random: () => number): Built {
   const scheme = chance(0.95) ? 'https' : pick(['http', 'wss']);
   const port = chance(0.93) ? '' : pick([':443', ':8443', ':80']);
   const userinfo = chance(0.02) ? 'u:p@' : '';
-  const host = aim ? (chance(0.8) ? aim.host : pick([aim.host.toUpperCase(), `${aim.host}.`])) : pick(HOSTS);
-  const segments = aim
-    ? aim.path.split('/').slice(1)
-    : Array.from({ length: Math.floor(random() * 4) }, () => (chance(0.06) ? pick(BAD_SEGMENTS) : pick(GOOD_SEGMENTS)));
-  const path = `/${segments.join('/')}`;
+  const domain = aim ? aim.host : pick(HOSTS);
+  const host = spellHost(domain, random);
+  // Each segment as meant (`read`: its broad reading, '' when dropped) and as written (`raw`).
+  const hostile = !aim || chance(0.3);
+  const meant = aim ? aim.path.split('/').slice(1) : Array.from({ length: Math.floor(random() * 4) }, () => pick(GOOD_SEGMENTS));
+  const segments: { raw: string; read: string; bad: boolean }[] = [];
+  for (const m of meant) {
+    if (hostile && chance(0.08)) segments.push({ raw: '', read: '', bad: false }); // `//`
+    if (hostile && chance(0.06)) segments.push({ raw: pick(BAD_SEGMENTS), read: '?', bad: true });
+    segments.push({ raw: hostile && chance(0.5) ? spell(m, random) : m, read: m, bad: false });
+  }
+  const path = `/${segments.map((x) => x.raw).join('/')}`;
+  const broad = segments.map((x) => x.read).filter(Boolean);
   const queryToken = chance(0.03);
-  const query = queryToken ? `?k=${pick([...FOREIGN, RECORDS[0].placeholder])}` : chance(0.2) ? '?dot=..' : '';
+  const malformedQuery = chance(0.02);
+  const encodedPercent = chance(0.01);
+  const query = queryToken
+    ? `?k=${pick([...FOREIGN, RECORDS[0].placeholder, `fnox%5Fproxy_${'0'.repeat(23)}1`])}`
+    : malformedQuery
+      ? `?a=%zz&b=${pick(['1', 'fnox%5fproxy_000000000000000000000001'])}`
+      : encodedPercent
+        ? '?p=100%25'
+        : chance(0.2)
+          ? '?dot=..'
+          : '';
+  const longUrl = chance(0.01);
+  const pad = longUrl ? `${query ? '&' : '?'}pad=${'p'.repeat(8200)}` : '';
   const method = aim && chance(0.8) ? aim.method : pick(METHODS);
   const exit = pick(EXIT_NAMES);
   const rawTraits = { manualRedirects: chance(0.6) ? true : chance(0.5) ? false : undefined, encodedBodies: chance(0.03) };
@@ -151,7 +228,14 @@ function build(random: () => number): Built {
     add(name, kind === 7 && chance(0.7) ? 0 : kind, t1, chance(0.5) ? t1 : token(), chance(0.5) ? t1 : { text: 'me' });
   }
 
-  const head: RequestHead = { method, url: `${scheme}://${userinfo}${host}${port}${path}${query}`, headers: headers.map((h) => [h.name, h.value]) };
+  const manyHeaders = chance(0.01);
+  const bigHead = chance(0.01);
+  const filler: [string, string][] = manyHeaders ? Array.from({ length: 256 }, (_, i) => [`x-f${i}`, 'v']) : bigHead ? [['x-big', 'b'.repeat(65_536)]] : [];
+  const head: RequestHead = {
+    method,
+    url: `${scheme}://${userinfo}${host}${port}${path}${query}${pad}`,
+    headers: [...headers.map((h): [string, string] => [h.name, h.value]), ...filler],
+  };
   const input: ForwardInput = {
     head,
     exit,
@@ -161,29 +245,33 @@ function build(random: () => number): Built {
     records: new Map(RECORDS.map((r) => [r.placeholder, r])),
     foreignPlaceholder: (p) => FOREIGN.includes(p),
     rules: RULES,
+    secrets: SECRETS,
     exits: EXITS,
     refused: REFUSED,
   };
 
   // The reference, in the README's order; only the verdict, the status and the filled head count.
-  const domain = host.toLowerCase().replace(/\.$/, '');
   const early =
+    longUrl ||
+    manyHeaders ||
+    bigHead ||
     queryToken ||
+    malformedQuery ||
+    encodedPercent ||
     headers.some((h) => h.name.includes('fnox_proxy_')) ||
     userinfo !== '' ||
     scheme !== 'https' ||
     (port !== '' && port !== ':443') ||
-    segments.some((s) => BAD_SEGMENTS.includes(s)) ||
-    domain === 'x.openai.azure.com' ||
-    domain.startsWith('bedrock-runtime.') ||
-    (domain === 'api.openai.com' && segments[0] === 'v1');
+    segments.some((x) => x.bad) ||
+    refusedRef(domain, broad);
   if (early) return { input, inject: false, status: 403 };
   if (rawTraits.encodedBodies) return { input, inject: false, status: 502 };
   const no = { input, inject: false, status: 403 };
   if (headers.some((h) => h.rawBasic)) return no;
   const hits = headers.flatMap((h) => [...new Set(h.tokens.filter((t) => t.record).map((t) => t.record!))].map((r) => ({ h, r })));
   if (hits.length === 0) return no;
-  if (hits.some(({ r }) => r.removedAt !== undefined || (r.expiresAt !== undefined && r.expiresAt <= NOW) || r.kind !== 'secret')) return no;
+  if (hits.some(({ r }) => r.removedAt !== undefined || (r.expiresAt !== undefined && r.expiresAt <= NOW) || r.kind !== 'secret' || INERT.has(r.name)))
+    return no;
   if (locked) return no;
   const upper = method.toUpperCase();
   const allowed = (r: InjectRecord, header: string) =>
@@ -202,6 +290,38 @@ function build(random: () => number): Built {
   if (headers.some((h) => h.basic?.user.record?.value.includes(':'))) return no;
   if (headers.some((h) => /[\r\n]/.test(h.filled))) return no;
   return { input, inject: true, headers: headers.map((h) => [h.name, h.filled]) };
+}
+
+/** The refused endpoints, from the meant host and the meant segments: a version stands for every version. */
+function refusedRef(domain: string, broad: string[]): boolean {
+  if (domain === 'x.openai.azure.com' || domain.startsWith('bedrock-runtime.')) return true;
+  if (domain === 'api.openai.com' || domain === 'gen.example.ai') return VERSIONS.has(broad[0]);
+  return domain === 'mcp.example.com' && broad[0] === 'mcp';
+}
+
+/**
+ * A second, independent broad reading, from the URL text itself: the property every injected head
+ * must keep. Percent-decodes with decodeURIComponent byte by byte, lower-cases, drops `;…` and empty segments.
+ */
+function broadReading(url: string): { host: string; segments: string[] } {
+  const { hostname, pathname } = new URL(url);
+  const decoded = pathname.replace(/%[0-9a-f]{2}/gi, (e) => String.fromCharCode(Number.parseInt(e.slice(1), 16)));
+  const segments = decoded
+    .toLowerCase()
+    .split(/[/\\]/)
+    .map((x) => x.split(';')[0])
+    .filter(Boolean);
+  return { host: hostname.toLowerCase().replace(/\.$/, ''), segments };
+}
+function underRefused(url: string): boolean {
+  const { host, segments } = broadReading(url);
+  const labels = host.split('.');
+  return REFUSED.some((e) => {
+    const want = e.host.split('.');
+    if (want.length !== labels.length || !want.every((w, i) => w === '*' || w === labels[i])) return false;
+    const prefix = e.path.split('/').filter(Boolean);
+    return prefix.every((p, i) => (i === 0 && /^v[0-9]/.test(p) ? /^v[0-9]/.test(segments[0] ?? '') : p === segments[i]));
+  });
 }
 
 /** Globs by backtracking: `**` anything, `*` anything but `/`, `?` one character but `/`, `/**\/` also `/`. */
@@ -223,15 +343,16 @@ function globRef(g: string, s: string): boolean {
   return globRef(g.slice(1), s.slice(1));
 }
 
-describe('the injector against a reference, over 10,000 generated requests', () => {
-  it('injects exactly when the reference does, fills in the same head, and never leaks a value in a refusal', () => {
+describe('the injector against a reference, over 12,000 generated requests', () => {
+  it('injects exactly when the reference does, fills in the same head, and never leaks a value in a refusal', function () {
+    this.timeout(180_000); // 12,000 decisions; CI's 2 cores are shared
     const random = prng(0x5eed);
     const values = RECORDS.map((r) => r.value);
     let injections = 0;
     let refusals = 0;
     const reasons = new Map<string, number>();
     const NAMES = new RegExp(`\\b(${RECORDS.map((r) => r.name).join('|')})\\b`, 'g');
-    for (let i = 0; i < 10_000; i++) {
+    for (let i = 0; i < 12_000; i++) {
       const want = build(random);
       const got = decideForward(want.input);
       const where = `request ${i}: ${JSON.stringify(want.input.head)}`;
@@ -240,6 +361,7 @@ describe('the injector against a reference, over 10,000 generated requests', () 
         injections++;
         expect(got.head.headers, where).to.deep.equal(want.headers);
         expect(got.head.url).to.equal(want.input.head.url);
+        expect(underRefused(got.head.url), `${where}: injected under a refused endpoint`).to.equal(false);
         const rest = JSON.stringify({ ...got, head: null });
         for (const v of values) expect(rest, where).not.to.include(v);
       } else {

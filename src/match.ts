@@ -1,0 +1,224 @@
+// Linear-time matching of rule globs and endpoint patterns (README, Security: bounded). Nothing
+// here builds a regular expression from a pattern or backtracks: a glob runs as a set of NFA
+// positions over the path (at most path × pattern steps), a `*`-only pattern as literal pieces
+// found left to right with KMP (linear in text + pattern). Pure.
+
+// A compiled glob is a bit-parallel NFA (shift-and): bit p is "before op p", bit n is "matched".
+const CHAR = 0;
+/** `?`: one character but `/`. */
+const ONE = 1;
+/** `*`: any run without `/`. */
+const STAR = 2;
+/** `**`: any run. */
+const GLOBSTAR = 3;
+/** Consumes nothing: in `/**\/` it stands after the first `/`, and may jump past `**` and the second `/`. */
+const OPT = 4;
+const SLASH = 47;
+
+interface Glob {
+  /** Positions (ops) and 32-bit words of the state. */
+  n: number;
+  words: number;
+  /** Per ASCII code, `words` words: the ops the character advances (its CHAR ops, and `?` but for `/`). */
+  ascii: Int32Array;
+  /** The same for other characters of the glob. */
+  wide: Map<number, Int32Array>;
+  /** What any other character advances: the `?` ops. */
+  other: Int32Array;
+  /** Ops that keep their position on a character: `*` and `**`; on `/`, only `**`. */
+  loop: Int32Array;
+  loopSlash: Int32Array;
+  /** Ops whose position also holds the next without a character (`*`, `**`, OPT)… */
+  empty: Int32Array;
+  /** …and OPT's, which also holds the one three further (`/**\/` read as a single `/`). */
+  jump: Int32Array;
+}
+
+const has = (bits: Int32Array, p: number) => (bits[p >>> 5] & (1 << (p & 31))) !== 0;
+const set = (bits: Int32Array, p: number) => {
+  bits[p >>> 5] |= 1 << (p & 31);
+};
+
+function compileGlob(glob: string): Glob {
+  const ops: number[] = [];
+  const chars: number[] = [];
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*' && glob[i + 1] === '*') {
+      // `/**/` may also be a single `/`, as in fnox's globset: OPT, `**`, `/`.
+      if (glob[i - 1] === '/' && glob[i + 2] === '/') {
+        ops.push(OPT);
+        chars.push(0);
+      }
+      ops.push(GLOBSTAR);
+      chars.push(0);
+      i++;
+    } else {
+      ops.push(c === '*' ? STAR : c === '?' ? ONE : CHAR);
+      chars.push(glob.charCodeAt(i));
+    }
+  }
+  const n = ops.length;
+  const words = (n >>> 5) + 1;
+  const bits = () => new Int32Array(words);
+  const other = bits();
+  const loop = bits();
+  const loopSlash = bits();
+  const empty = bits();
+  const jump = bits();
+  ops.forEach((op, p) => {
+    if (op === ONE) set(other, p);
+    if (op === STAR || op === GLOBSTAR) set(loop, p);
+    if (op === STAR || op === GLOBSTAR || op === OPT) set(empty, p);
+    if (op === GLOBSTAR) set(loopSlash, p);
+    if (op === OPT) set(jump, p);
+  });
+  const ascii = new Int32Array(128 * words);
+  for (let c = 0; c < 128; c++) if (c !== SLASH) ascii.set(other, c * words);
+  const wide = new Map<number, Int32Array>();
+  ops.forEach((op, p) => {
+    const c = chars[p];
+    if (op !== CHAR) return;
+    if (c < 128) ascii[c * words + (p >>> 5)] |= 1 << (p & 31);
+    else {
+      if (!wide.has(c)) wide.set(c, Int32Array.from(other));
+      set(wide.get(c)!, p);
+    }
+  });
+  return { n, words, ascii, wide, other, loop, loopSlash, empty, jump };
+}
+
+/** Adds every position reachable without a character: `*` and `**` matching nothing, OPT's jump. */
+function close(state: Int32Array, empty: Int32Array, jump: Int32Array, words: number) {
+  for (let changed = true; changed; ) {
+    changed = false;
+    let carry1 = 0;
+    let carry3 = 0;
+    for (let w = 0; w < words; w++) {
+      const x = state[w] & empty[w];
+      const z = state[w] & jump[w];
+      const y = (x << 1) | carry1 | (z << 3) | carry3;
+      carry1 = x >>> 31;
+      carry3 = z >>> 29;
+      if ((y & ~state[w]) !== 0) {
+        state[w] |= y;
+        changed = true;
+      }
+    }
+  }
+}
+
+/** Compiled globs, bounded: the policy's globs are few, but a cache must not grow without end. */
+const globs = new Map<string, Glob>();
+const GLOB_CACHE = 4096;
+
+/**
+ * Rule path globs: `*` any run without `/`, `**` any run, `?` one character but `/`, `/**\/` also
+ * a single `/`; every other character is literal. Each character of the path costs a few passes
+ * over the glob's state words (one word per 32 ops), so the worst case is path × glob / 32.
+ */
+export function globMatches(glob: string, path: string): boolean {
+  let g = globs.get(glob);
+  if (!g) {
+    if (globs.size >= GLOB_CACHE) globs.clear();
+    g = compileGlob(glob);
+    globs.set(glob, g);
+  }
+  return g.words === 1 ? run1(g, path) : runN(g, path);
+}
+
+/** The common case: at most 31 ops, the state in one integer. */
+function run1(g: Glob, path: string): boolean {
+  const { ascii, wide } = g;
+  const other = g.other[0];
+  const loop = g.loop[0];
+  const loopSlash = g.loopSlash[0];
+  const empty = g.empty[0];
+  const jump = g.jump[0];
+  const closed = (s: number) => {
+    for (let t = s | ((s & empty) << 1) | ((s & jump) << 3) | 0; t !== s; t = s | ((s & empty) << 1) | ((s & jump) << 3) | 0) s = t;
+    return s;
+  };
+  let state = closed(1);
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    const a = c < 128 ? ascii[c] : (wide.get(c)?.[0] ?? other);
+    const next = (state & (c === SLASH ? loopSlash : loop)) | ((state & a) << 1) | 0;
+    if (next === 0) return false;
+    state = closed(next);
+  }
+  return (state & (1 << g.n)) !== 0;
+}
+
+function runN(g: Glob, path: string): boolean {
+  const { n, words, ascii, wide, other, loop, loopSlash, empty, jump } = g;
+  let state = new Int32Array(words);
+  let next = new Int32Array(words);
+  set(state, 0);
+  close(state, empty, jump, words);
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    const a = c < 128 ? ascii : (wide.get(c) ?? other);
+    const at = c < 128 ? c * words : 0;
+    const l = c === SLASH ? loopSlash : loop;
+    let carry = 0;
+    let any = 0;
+    for (let w = 0; w < words; w++) {
+      const x = state[w] & a[at + w];
+      next[w] = (state[w] & l[w]) | (x << 1) | carry;
+      carry = x >>> 31;
+      any |= next[w];
+    }
+    if (any === 0) return false;
+    close(next, empty, jump, words);
+    const swap = state;
+    state = next;
+    next = swap;
+  }
+  return has(state, n);
+}
+
+/** The KMP failure table of a literal piece. */
+function failure(piece: string): Int32Array {
+  const f = new Int32Array(piece.length);
+  for (let i = 1, k = 0; i < piece.length; i++) {
+    const c = piece.charCodeAt(i);
+    while (k > 0 && c !== piece.charCodeAt(k)) k = f[k - 1];
+    if (c === piece.charCodeAt(k)) k++;
+    f[i] = k;
+  }
+  return f;
+}
+/** The first index in [from, end) where piece occurs whole, or -1; linear in text + piece. */
+function find(text: string, piece: string, from: number, end: number): number {
+  if (piece.length === 0) return from;
+  const f = failure(piece);
+  for (let i = from, k = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    while (k > 0 && c !== piece.charCodeAt(k)) k = f[k - 1];
+    if (c === piece.charCodeAt(k)) k++;
+    if (k === piece.length) return i - k + 1;
+  }
+  return -1;
+}
+
+/**
+ * One host label or path segment against its pattern, where `*` is any run (the empty one too:
+ * refusing more is the safe side). With only one kind of wildcard, taking each literal piece at
+ * its leftmost place is exact, so no position is ever tried twice.
+ */
+export function wildcardMatches(pattern: string, text: string): boolean {
+  if (!pattern.includes('*')) return pattern === text;
+  const pieces = pattern.split('*');
+  const first = pieces[0];
+  const last = pieces[pieces.length - 1];
+  if (text.length < first.length + last.length || !text.startsWith(first) || !text.endsWith(last)) return false;
+  let at = first.length;
+  const end = text.length - last.length;
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const found = find(text, pieces[i], at, end);
+    if (found < 0) return false;
+    at = found + pieces[i].length;
+  }
+  return true;
+}
