@@ -91,7 +91,7 @@ export class SecretsPanel extends LitElement {
         <h2>Secrets</h2>
         <p class="hint">Values never come back from the vault: only names, placeholders and what the policy lets them do.</p>
         <form class="row" @submit=${this.add} aria-label="Add a secret">
-          <label class="grow">Name<input name="name" required pattern="[A-Za-z_][A-Za-z0-9_.:@/\\-]*" placeholder="GITHUB_TOKEN" autocomplete="off" /></label>
+          <label class="grow">Name<input name="name" required maxlength="128" pattern="[A-Za-z0-9_.:@\\/\\-]+" title="letters, digits and _ . : @ / - (a secret: an environment variable name)" placeholder="GITHUB_TOKEN" autocomplete="off" /></label>
           <label class="grow">Value<input name="value" type="password" required autocomplete="off" placeholder="at least 8 characters" /></label>
           <label>Kind<select name="kind">
             <option value="secret">secret</option><option value="model">model</option><option value="mcp">mcp</option><option value="grant">grant (Sign-in)</option>

@@ -48,7 +48,7 @@ export async function buildSite(dist = defaultDist) {
     logLevel: 'warning',
   });
   for (const file of ['config.json', 'embedders.json']) await cp(`${root}static/${file}`, `${dist}${file}`);
-  const styles = (await readdir(`${root}static`)).filter((f) => f.endsWith('.css'));
+  const styles = (await readdir(`${root}static`)).filter((f) => f.endsWith('.css') || f.endsWith('.svg'));
   for (const file of styles) await cp(`${root}static/${file}`, `${dist}${file}`);
   return { documents, modules: [...entries] };
 }

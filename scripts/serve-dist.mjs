@@ -7,7 +7,14 @@ import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SHARED_HEADERS as SHARED, documentHeaders } from './vault-server.mjs';
 
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.json': 'application/json', '.css': 'text/css', '.map': 'application/json' };
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.json': 'application/json',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.map': 'application/json',
+};
 
 /** Starts a static server of `dir` on `port` (0: any); `embedders` sets frame-ancestors. */
 export function serveDist({ dir, port = 0, hostname = '127.0.0.1', embedders }) {

@@ -16,6 +16,7 @@ const DOCUMENTS = {
   '/config.json': '/static/config.json',
   '/embedders.json': '/static/embedders.json',
   '/lock.css': '/static/lock.css',
+  '/favicon.svg': '/static/favicon.svg',
 };
 
 /** `frame-ancestors` sources for the embedder list: exact origins and `https://*.sliccy.ai` alike. */
