@@ -149,12 +149,16 @@ const URL_ENCODERS: [keep: Uint8Array, plus: boolean][] = [
   [unreserved('-_.~'), false], // RFC 3986 unreserved only: Python's quote(safe='')
 ];
 
-/** A growing byte buffer for building spellings without strings. */
+/**
+ * Writes the first DECODING_PREFIX bytes of a spelling into a shared scratch buffer (a decoding
+ * pattern keeps no more), so compiling makes no garbage per character.
+ */
 class Writer {
-  buf: Uint8Array;
+  static readonly scratch = new Uint8Array(DECODING_PREFIX + 12);
+  readonly buf = Writer.scratch;
   at = 0;
-  constructor(size: number) {
-    this.buf = new Uint8Array(size);
+  get full() {
+    return this.at >= DECODING_PREFIX;
   }
   byte(b: number) {
     this.buf[this.at++] = b;
@@ -167,13 +171,13 @@ class Writer {
     for (let shift = 12; shift >= 0; shift -= 4) buf[this.at++] = LOWER_HEX[(code >> shift) & 15];
   }
   done(): Uint8Array {
-    return this.buf.slice(0, this.at);
+    return this.buf.slice(0, Math.min(this.at, DECODING_PREFIX));
   }
 }
 
 function hexForm(raw: Uint8Array): Uint8Array {
-  const out = new Uint8Array(raw.length * 2);
-  for (let i = 0; i < raw.length; i++) {
+  const out = new Uint8Array(Math.min(raw.length * 2, DECODING_PREFIX));
+  for (let i = 0; i < out.length / 2; i++) {
     out[2 * i] = LOWER_HEX[raw[i] >> 4];
     out[2 * i + 1] = LOWER_HEX[raw[i] & 15];
   }
@@ -181,8 +185,9 @@ function hexForm(raw: Uint8Array): Uint8Array {
 }
 
 function urlForm(raw: Uint8Array, keep: Uint8Array, plus: boolean): Uint8Array {
-  const w = new Writer(raw.length * 3);
-  for (const b of raw) {
+  const w = new Writer();
+  for (let i = 0; i < raw.length && !w.full; i++) {
+    const b = raw[i];
     if (keep[b]) w.byte(b);
     else if (plus && b === 32) w.byte(43);
     else {
@@ -217,8 +222,8 @@ for (const [b, c] of [
  * astral ones as a surrogate pair). Everything else as JSON.stringify writes it.
  */
 function jsonForm(raw: Uint8Array, slash: boolean, escapes: number): Uint8Array {
-  const w = new Writer(raw.length * MAX_FORM_GROWTH);
-  for (let i = 0; i < raw.length; ) {
+  const w = new Writer();
+  for (let i = 0; i < raw.length && !w.full; ) {
     const b = raw[i];
     const size = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
     let cp = size === 1 ? b : b & (0x7f >> size);
@@ -242,7 +247,10 @@ function jsonForm(raw: Uint8Array, slash: boolean, escapes: number): Uint8Array 
   return w.done();
 }
 
-/** Every spelling of every encoded form of a value; duplicates and base64 equal to raw are dropped later. */
+/**
+ * Every spelling of every encoded form of a value (a decoding form's first DECODING_PREFIX bytes);
+ * duplicates and base64 equal to raw are dropped later.
+ */
 function encodedForms(raw: Uint8Array): [form: string, kind: number, bytes: Uint8Array][] {
   const out: [string, number, Uint8Array][] = [];
   const n = raw.length;
@@ -309,6 +317,13 @@ interface Tables {
   // candidate start.
   step: number;
   bloom: Int32Array;
+  /**
+   * Base64 split within its first `step + 3` bytes, for the line-break pass: the 4 characters
+   * after a break as a pattern's characters at offsets 1 and on (hashed by GOLDEN3), or, when
+   * fewer than 4 of its characters follow, the 4 before the break (hashed by GOLDEN).
+   */
+  breaks: Int32Array;
+  breakShift: number;
   bloomShift: number;
   gram: Uint8Array;
   gram2: Uint8Array;
@@ -340,13 +355,14 @@ const keyOfPattern = (d: Uint8Array, o: number, len: number) => mixKey(gramAt(d,
 
 function build(values: readonly ScrubValue[]): Tables {
   const store: Uint8Array[] = []; // distinct byte strings
-  const storeOf = new Map<number, number[]>();
+  const firstOfHash = new Map<number, number>(); // FNV hash → newest string, chained by `sameHash`
+  const sameHash: number[] = [];
   const keep = (bytes: Uint8Array): number => {
     const h = fnv(bytes, 0);
-    const same = storeOf.get(h);
-    for (const i of same ?? []) if (sameBytes(store[i], bytes)) return i;
-    if (same) same.push(store.length);
-    else storeOf.set(h, [store.length]);
+    const first = firstOfHash.get(h) ?? -1;
+    for (let i = first; i >= 0; i = sameHash[i]) if (sameBytes(store[i], bytes)) return i;
+    sameHash.push(first);
+    firstOfHash.set(h, store.length);
     return store.push(bytes) - 1;
   };
   const pBytes: number[] = [];
@@ -396,7 +412,7 @@ function build(values: readonly ScrubValue[]): Tables {
     for (const [form, kind, bytes] of encodedForms(raws[i])) {
       // A decoding form equal to the raw bytes stays: it catches the value with later characters escaped.
       if (kind === B64 && sameBytes(bytes, raws[i])) continue;
-      add(keep(kind >= HEX ? bytes.subarray(0, DECODING_PREFIX) : bytes), kind, i, form);
+      add(keep(bytes), kind, i, form);
     }
   });
 
@@ -435,6 +451,11 @@ function build(values: readonly ScrubValue[]): Tables {
   const bloomBits = Math.min(BLOOM_MAX_BITS, Math.max(10, pow2Bits(count * step * BLOOM_BITS_PER_GRAM)));
   const bloom = new Int32Array(1 << (bloomBits - 5));
   const bloomShift = 32 - bloomBits;
+  let b64Count = 0;
+  for (let i = 0; i < count; i++) b64Count += kind[i] === B64 ? 1 : 0;
+  const breakBits = Math.min(BLOOM_MAX_BITS, Math.max(10, pow2Bits(b64Count * (step + 2) * BLOOM_BITS_PER_GRAM)));
+  const breaks = new Int32Array(1 << (breakBits - 5));
+  const breakShift = 32 - breakBits;
   const gramShift = 32 - gramBits;
   // Verification table, open addressing on the start's key.
   const keyBits = pow2Bits(count * 2);
@@ -451,6 +472,12 @@ function build(values: readonly ScrubValue[]): Tables {
       bloom[b >>> 5] |= 1 << (b & 31);
       gram[Math.imul(v, GOLDEN) >>> gramShift] |= 1 << g;
       gram2[Math.imul(v, GOLDEN2) >>> gramShift] |= 1 << g;
+    }
+    if (kind[i] === B64) {
+      for (let k = 1; k < step + 3; k++) {
+        const b = k <= len[i] - 4 ? Math.imul(gramAt(pat, o + k), GOLDEN3) >>> breakShift : Math.imul(gramAt(pat, o + k - 4), GOLDEN) >>> breakShift;
+        breaks[b >>> 5] |= 1 << (b & 31);
+      }
     }
     const k = keyOfPattern(pat, o, len[i]);
     let h = k & keyMask;
@@ -485,6 +512,8 @@ function build(values: readonly ScrubValue[]): Tables {
     step,
     bloom,
     bloomShift,
+    breaks,
+    breakShift,
     gram,
     gram2,
     gramShift,
@@ -498,7 +527,7 @@ function build(values: readonly ScrubValue[]): Tables {
 }
 
 function tableBytes(t: Tables): number {
-  const typed = [t.pat, t.off, t.len, t.kind, t.raw, t.rawLen, t.slot, t.partial, t.bloom, t.gram, t.gram2, t.keys, t.keyFrom, t.keyTo, t.list];
+  const typed = [t.pat, t.off, t.len, t.kind, t.raw, t.rawLen, t.slot, t.partial, t.bloom, t.breaks, t.gram, t.gram2, t.keys, t.keyFrom, t.keyTo, t.list];
   return typed.reduce((n, a) => n + a.byteLength, 0) + t.rep.reduce((n, r) => n + r.byteLength, 0);
 }
 
@@ -704,6 +733,13 @@ function scan(t: Tables, d: Uint8Array, from: number, limit: number, n: number, 
   wrapped(t, d, from, limit, n, m);
 }
 
+/** Whether a folded gram holds no CR or LF (folding maps them to '-' and '*', which base64url and grams can also hold: a false "break" only costs the full check). */
+const noBreak = (g: number) => {
+  const x = g ^ 0x2a2a2a2a; // LF | 0x20
+  const y = g ^ 0x2d2d2d2d; // CR | 0x20
+  return ((((x - 0x01010101) & ~x) | ((y - 0x01010101) & ~y)) & 0x80808080) === 0;
+};
+
 /**
  * Base64 split by a line break (LF or CRLF) within its first `step + 3` bytes, which the sampling
  * filter can't see: tried at every start up to that far before each line break inside a base64
@@ -718,6 +754,17 @@ function wrapped(t: Tables, d: Uint8Array, from: number, limit: number, n: numbe
   for (let p = d.indexOf(10, from + 1); p >= 0 && p < limit + reach && p + 1 < n; p = d.indexOf(10, p + 1)) {
     const before = d[p - 1] === 13 ? p - 2 : p - 1;
     if (before < from || !IS_B64[d[before]] || !IS_B64[d[p + 1]]) continue;
+    // The filter: skipped only when both 4-byte reads hold no line break (else a narrow wrap).
+    if (p + 5 <= n && before >= 3) {
+      const after = gramAt(d, p + 1);
+      const ahead = gramAt(d, before - 3);
+      if (noBreak(after) && noBreak(ahead)) {
+        const { breaks, breakShift } = t;
+        const a = Math.imul(after, GOLDEN3) >>> breakShift;
+        const b = Math.imul(ahead, GOLDEN) >>> breakShift;
+        if ((breaks[a >>> 5] & (1 << (a & 31))) === 0 && (breaks[b >>> 5] & (1 << (b & 31))) === 0) continue;
+      }
+    }
     for (let s = Math.max(after, before + 1 - reach, from); s <= before && s < limit; s++) {
       if (!IS_B64[d[s]]) continue;
       // The key over the first 8 base64 bytes, skipping line breaks.
