@@ -24,6 +24,7 @@ import {
   wrapKey,
 } from './keys.ts';
 import { announce } from './bus.ts';
+import { noteUse } from './autolock.ts';
 import { MAX_ITERATIONS, MIN_ITERATIONS, iterationsAllowed } from './settings.ts';
 
 export const MIN_PASSPHRASE_LENGTH = 8;
@@ -167,6 +168,8 @@ export class Lock {
   async unlock(proof: Proof): Promise<CryptoKey> {
     return this.withRaw(proof, async (raw) => {
       const key = await importDataKey(raw);
+      // The person unlocking is a use: auto-lock's idle time starts again (README, Key store and lock).
+      await noteUse(this.db, this.now());
       if (!(await this.db.get('keys', 'check'))) {
         // A vault from before key-check values: this is the moment its key is known to be right.
         const check = await makeCheck(key);
@@ -244,7 +247,7 @@ export class Lock {
       throw new LockError('no-lock', 'auto-lock needs a lock: without one the vault opens by itself');
     }
     const idle = (await tx.store.get('idle')) as IdleEntry | undefined;
-    await tx.store.put({ slot: 'idle', afterMs, usedAt: idle?.usedAt ?? this.now() } satisfies IdleEntry);
+    await tx.store.put({ slot: 'idle', afterMs, usedAt: Math.max(idle?.usedAt ?? 0, this.now()) } satisfies IdleEntry);
     await tx.done;
     announce(null, ['status']);
   }

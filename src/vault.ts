@@ -21,6 +21,7 @@ import { emptyMeta, type StoredRecord, type VaultDb } from './db.ts';
 import { VaultError, einval } from './errors.ts';
 import { lockOf } from './keys.ts';
 import { KeyRing } from './keyring.ts';
+import { AutoLock, type Clock, clockOf } from './autolock.ts';
 import { Scrubbers } from './scrubbers.ts';
 import { checkRegistration, emptyRegistered, mergeRegistered, refusedEndpoints } from './registered.ts';
 import { checkAttestation } from './policy/attest.ts';
@@ -45,6 +46,8 @@ export interface VaultOptions {
   db: VaultDb;
   config: VaultConfig;
   now?: () => number;
+  /** Auto-lock's clock and timers (default: real timers over `now`); tests inject one. */
+  clock?: Clock;
 }
 
 export class Vault {
@@ -53,6 +56,7 @@ export class Vault {
   readonly config: VaultConfig;
   readonly now: () => number;
   readonly keys: KeyRing;
+  readonly autoLock: AutoLock;
   readonly scrubbers: Scrubbers;
   /** The namespaces this document serves, whose scrubbers it keeps compiled. */
   private readonly served = new Set<string>();
@@ -69,6 +73,7 @@ export class Vault {
     this.keys = keys;
     this.config = options.config;
     this.now = options.now ?? Date.now;
+    this.autoLock = new AutoLock(db, keys, options.clock ?? clockOf(this.now));
     this.records = new Records(db, this.now);
     this.scrubbers = new Scrubbers(
       this.records,
@@ -97,6 +102,7 @@ export class Vault {
     clearInterval(this.purgeTimer);
     clearTimeout(this.expiryTimer);
     this.bus.close();
+    this.autoLock.close();
     this.keys.close();
     this.listeners.clear();
   }
@@ -251,6 +257,7 @@ export class Vault {
     let record: StoredRecord;
     try {
       ({ record } = await this.records.write(namespace, held, input, check, actor));
+      await this.autoLock.used();
     } catch (error) {
       // The vault's key changed under this document (README, Key store and lock): it drops its own.
       if (error instanceof VaultError && error.code === 'EACCES') await this.keys.recheck();
@@ -362,6 +369,7 @@ export class Vault {
   /** Records a use of values (`forward`): `usedAt` and the audit entries, then `changed`. */
   async used(namespace: string, ids: string[], entries: AuditDraft[]): Promise<void> {
     await this.records.use(namespace, ids, entries);
+    await this.autoLock.used();
     await this.announce(namespace, ['audit']);
   }
 
@@ -433,6 +441,8 @@ export class Vault {
   }
 
   private async fromBus(message: BusMessage) {
+    // The lock or auto-lock's setting may have changed: look at the idle time again.
+    if (message.namespace === null && message.changes.includes('status')) void this.autoLock.arm();
     await this.notify(message.namespace, message.changes);
   }
 }
