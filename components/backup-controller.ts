@@ -12,15 +12,14 @@ import {
   backupFileName,
   backupJson,
   checkBackupPassphrase,
-  decryptAge,
-  encryptBackup,
+  checkFileSize,
   fileKind,
-  MAX_RESTORE_FILE_BYTES,
   planRestore,
   readBackup,
   readDotenv,
   type ReadFile,
 } from '../src/backup.ts';
+import { AgeClient } from '../src/age-client.ts';
 import { announce, CHANNEL } from '../src/bus.ts';
 import type { BackupRequestKind } from '../src/contract.ts';
 import { openVaultDb, type VaultDb } from '../src/db.ts';
@@ -122,6 +121,7 @@ export class BackupController implements ReactiveController, BackupModel {
   private file: Uint8Array | null = null;
   private plan: RestorePlan | null = null;
   private closed = false;
+  private readonly age = new AgeClient();
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -140,6 +140,7 @@ export class BackupController implements ReactiveController, BackupModel {
   hostDisconnected() {
     this.closed = true;
     this.forget();
+    this.age.close();
     this.ring?.close();
     this.bus?.close();
     this.db?.close();
@@ -171,7 +172,7 @@ export class BackupController implements ReactiveController, BackupModel {
       const all = await records.all(namespace);
       const withValues = await Promise.all(all.map(async (r) => ({ ...r, value: await decryptValue(key, r) })));
       const at = Date.now();
-      const armored = await encryptBackup(backupJson(namespace, at, withValues), passphrase, this.options.workFactor ?? SCRYPT_WORK_FACTOR);
+      const armored = await this.age.encrypt(backupJson(namespace, at, withValues), passphrase, this.options.workFactor ?? SCRYPT_WORK_FACTOR);
       const name = backupFileName(namespace, new Date(at));
       (this.options.save ?? download)(new Blob([armored], { type: 'application/octet-stream' }), name);
       const request = await this.pendingId('backup');
@@ -188,7 +189,7 @@ export class BackupController implements ReactiveController, BackupModel {
   choose(file: File) {
     return this.act(async () => {
       this.forget();
-      if (file.size > MAX_RESTORE_FILE_BYTES) fileKind(new Uint8Array(MAX_RESTORE_FILE_BYTES + 1));
+      checkFileSize(file.size);
       const bytes = new Uint8Array(await file.arrayBuffer());
       if (fileKind(bytes) === 'age') {
         this.file = bytes;
@@ -203,7 +204,7 @@ export class BackupController implements ReactiveController, BackupModel {
     return this.act(async () => {
       if (!this.file) throw new BackupError('Choose the backup file again.');
       await this.say('Decrypting the backup… this takes a few seconds.');
-      const read = readBackup(await decryptAge(this.file, passphrase));
+      const read = readBackup(await this.age.decrypt(this.file, passphrase));
       this.file = null;
       await this.preview(read, this.state.fileName ?? 'the backup');
     });

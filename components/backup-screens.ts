@@ -14,6 +14,10 @@ export const BACKUP_TITLES: Record<BackupTask, string> = {
 };
 
 export const backupStyles = css`
+  a {
+    color: inherit;
+    text-decoration: underline;
+  }
   h2 {
     margin: var(--spectrum-spacing-400) 0 var(--spectrum-spacing-100);
     color: var(--spectrum-heading-color);

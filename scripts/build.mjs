@@ -35,7 +35,8 @@ export async function buildSite(dist = defaultDist) {
     await writeFile(`${dist}${file}`, html.replace(MODULE, 'src="./$1.js"'));
   }
   await build({
-    entryPoints: [...entries].map((name) => `${root}components/${name}.ts`),
+    // The popup's age worker (src/age-client.ts loads it as ./age-worker.js beside the bundle).
+    entryPoints: [...[...entries].map((name) => ({ in: `${root}components/${name}.ts`, out: name })), { in: `${root}src/age-worker.ts`, out: 'age-worker' }],
     outdir: dist,
     bundle: true,
     splitting: true,

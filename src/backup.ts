@@ -82,10 +82,14 @@ export async function encryptBackup(json: string, passphrase: string, workFactor
 export type FileKind = 'age' | 'dotenv';
 
 /** What a chosen file is: an age file (armored or binary), or text read as a `.env` file. */
-export function fileKind(bytes: Uint8Array): FileKind {
-  if (bytes.length > MAX_RESTORE_FILE_BYTES) {
+export function checkFileSize(bytes: number): void {
+  if (bytes > MAX_RESTORE_FILE_BYTES) {
     throw new BackupError(`That file is larger than ${MAX_RESTORE_FILE_BYTES / 1024 / 1024} MiB, more than any backup. Nothing was restored.`);
   }
+}
+
+export function fileKind(bytes: Uint8Array): FileKind {
+  checkFileSize(bytes.length);
   const head = new TextDecoder('utf-8', { fatal: false })
     .decode(bytes.subarray(0, 64))
     .replace(/^\uFEFF/, '')

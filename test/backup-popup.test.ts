@@ -117,8 +117,24 @@ describe('backups and restores in the popup (Chromium only)', function () {
       namespace: 'https://old.sliccy.ai',
       exportedAt: 1,
       records: [
-        { name: 'GH_TOKEN', kind: 'secret', source: 'settings', placeholder: 'fnox_proxy_00000000000000000000aaaa', value: canary('gh'), createdAt: 1, updatedAt: 2 },
-        { name: 'bad name', kind: 'secret', source: 'settings', placeholder: 'fnox_proxy_00000000000000000000bbbb', value: canary('bad'), createdAt: 1, updatedAt: 2 },
+        {
+          name: 'GH_TOKEN',
+          kind: 'secret',
+          source: 'settings',
+          placeholder: 'fnox_proxy_00000000000000000000aaaa',
+          value: canary('gh'),
+          createdAt: 1,
+          updatedAt: 2,
+        },
+        {
+          name: 'bad name',
+          kind: 'secret',
+          source: 'settings',
+          placeholder: 'fnox_proxy_00000000000000000000bbbb',
+          value: canary('bad'),
+          createdAt: 1,
+          updatedAt: 2,
+        },
       ],
     });
     const armored = (await executeServerCommand('age', { action: 'encrypt', text: json, passphrase: PASS })) as string;
@@ -216,7 +232,12 @@ describe('backups and restores in the popup (Chromium only)', function () {
       ['not a backup', await other('{"hello":"world"}'), PASS, "it isn't a slicc-vault backup"],
       ['truncated', lines.slice(0, -2).join('\n'), PASS, 'cut short or damaged'],
       ['altered', altered.join('\n'), PASS, 'altered or cut short after it was made'],
-      ['unsupported v', await other(JSON.stringify({ format: 'slicc-vault-backup', v: 7, namespace: location.origin, exportedAt: 1, records: [] })), PASS, 'format version 7'],
+      [
+        'unsupported v',
+        await other(JSON.stringify({ format: 'slicc-vault-backup', v: 7, namespace: location.origin, exportedAt: 1, records: [] })),
+        PASS,
+        'format version 7',
+      ],
     ];
     await openPopup();
     await popup.click('Restore…');

@@ -20,7 +20,12 @@ const PREVIEW: BackupState['preview'] = {
     { name: 'anthropic', kind: 'model', status: 'replaces', placeholder: P(3) },
     { name: 'SLACK_TOKEN', kind: 'secret', status: 'unchanged', placeholder: P(4) },
     { name: 'OLD_TOKEN', kind: 'secret', status: 'new', placeholder: P(5), removed: true },
-    { name: 'bad-name', kind: 'secret', status: 'invalid', reason: "a secret's name must be an environment variable name: a letter or _, then letters, digits or _" },
+    {
+      name: 'bad-name',
+      kind: 'secret',
+      status: 'invalid',
+      reason: "a secret's name must be an environment variable name: a letter or _, then letters, digits or _",
+    },
   ],
   invalidLines: [],
   added: 3,
@@ -30,19 +35,48 @@ const PREVIEW: BackupState['preview'] = {
 const CASES: { name: string; backup: Partial<BackupState> }[] = [
   { name: 'unlocked', backup: {} },
   { name: 'backup', backup: { task: 'backup' } },
-  { name: 'backup-too-short', backup: { task: 'backup', outcome: { kind: 'error', text: 'A backup passphrase needs at least 12 characters. Nothing was saved.' } } },
+  {
+    name: 'backup-too-short',
+    backup: { task: 'backup', outcome: { kind: 'error', text: 'A backup passphrase needs at least 12 characters. Nothing was saved.' } },
+  },
   { name: 'backup-working', backup: { task: 'backup', busy: true, working: 'Encrypting the backup… this takes a few seconds.' } },
-  { name: 'backed-up', backup: { outcome: { kind: 'success', text: 'Backed up 12 records to slicc-vault-seven.sliccy.ai-2026-11-30.age. Keep the file and its passphrase apart: anyone with both can read every value.' } } },
+  {
+    name: 'backed-up',
+    backup: {
+      outcome: {
+        kind: 'success',
+        text: 'Backed up 12 records to slicc-vault-seven.sliccy.ai-2026-11-30.age. Keep the file and its passphrase apart: anyone with both can read every value.',
+      },
+    },
+  },
   { name: 'restore', backup: { task: 'restore' } },
-  { name: 'restore-not-age', backup: { task: 'restore', outcome: { kind: 'error', text: 'That file is neither an age backup nor a .env file. Nothing was restored.' } } },
+  {
+    name: 'restore-not-age',
+    backup: { task: 'restore', outcome: { kind: 'error', text: 'That file is neither an age backup nor a .env file. Nothing was restored.' } },
+  },
   { name: 'restore-passphrase', backup: { task: 'restore-passphrase', fileName: 'slicc-vault-seven.sliccy.ai-2026-11-30.age' } },
-  { name: 'restore-wrong-passphrase', backup: { task: 'restore-passphrase', fileName: 'backup.age', outcome: { kind: 'error', text: 'Wrong passphrase for that backup (or its header was altered). Nothing was restored.' } } },
+  {
+    name: 'restore-wrong-passphrase',
+    backup: {
+      task: 'restore-passphrase',
+      fileName: 'backup.age',
+      outcome: { kind: 'error', text: 'Wrong passphrase for that backup (or its header was altered). Nothing was restored.' },
+    },
+  },
   { name: 'restore-preview', backup: { task: 'restore-preview', preview: PREVIEW } },
   {
     name: 'restore-preview-dotenv',
     backup: {
       task: 'restore-preview',
-      preview: { source: 'import:dotenv', fileName: '.env', items: [{ name: 'API_KEY', kind: 'secret', status: 'new', placeholder: P(7) }], invalidLines: ['line 3: not NAME=value'], added: 1, replaced: 0, skipped: 1 },
+      preview: {
+        source: 'import:dotenv',
+        fileName: '.env',
+        items: [{ name: 'API_KEY', kind: 'secret', status: 'new', placeholder: P(7) }],
+        invalidLines: ['line 3: not NAME=value'],
+        added: 1,
+        replaced: 0,
+        skipped: 1,
+      },
     },
   },
   { name: 'restored', backup: { outcome: { kind: 'success', text: 'Restored: 3 added, 1 replaced, 2 skipped.' } } },
@@ -50,9 +84,20 @@ const CASES: { name: string; backup: Partial<BackupState> }[] = [
 
 function models(backup: Partial<BackupState>, theme: 'light' | 'dark', screen: PopupState['screen'] = 'unlocked') {
   const asked: unknown[][] = [];
-  const record = (name: string) => async (...args: unknown[]) => void asked.push([name, ...args]);
+  const record =
+    (name: string) =>
+    async (...args: unknown[]) =>
+      void asked.push([name, ...args]);
   const lock: PopupModel = {
-    state: { screen, lock: { passphrase: true, passkey: false }, busy: false, outcome: null, namespace: 'https://seven.sliccy.ai', theme, scale: 'medium' },
+    state: {
+      screen,
+      lock: { passphrase: true, passkey: false, autoLockMs: null },
+      busy: false,
+      outcome: null,
+      namespace: 'https://seven.sliccy.ai',
+      theme,
+      scale: 'medium',
+    },
     go: () => {},
     unlock: record('unlock'),
     lockNow: record('lockNow'),
