@@ -2,13 +2,12 @@
 // streams, and `endpoints`. Nothing on this port ever carries a value (README, The agent's ops):
 // stream ids are checked before use and never echoed in errors, and every string of a reply or
 // error other than the scrubbed texts and chunks passes the scrubber before it is posted.
-import type { ScrubHit } from './contract.ts';
 import { VaultError, einval } from './errors.ts';
 import { IDLE_MS, type ScrubStream, type Scrubber } from './scrubber.ts';
-import { addHits } from './scrubbers.ts';
 import { STREAM_ID } from './validate.ts';
 import type { Vault } from './vault.ts';
 import { checkPushSize, checkRedactSize } from './limits.ts';
+import { pushSliced, redactSliced } from './slices.ts';
 
 export const MAX_STREAMS = 64;
 
@@ -61,7 +60,7 @@ export class AgentSession {
         if (!(fields.chunk instanceof Uint8Array)) throw einval('chunk must be a Uint8Array');
         const chunk = fields.chunk;
         checkPushSize(chunk);
-        return { chunk: (await this.current(fields.stream)).stream.push(chunk) };
+        return { chunk: await pushSliced((await this.current(fields.stream)).stream, chunk) };
       }
       case 'idle':
         return { chunk: (await this.current(fields.stream)).stream.idle() };
@@ -86,12 +85,8 @@ export class AgentSession {
     checkRedactSize(texts);
     const { version, scrubber } = await this.vault.scrubber(this.namespace);
     this.used = scrubber;
-    const hits: ScrubHit[] = [];
-    const out = texts.map((text) => {
-      const result = typeof text === 'string' ? scrubber.redact(text) : scrubber.redactBytes(text);
-      addHits(hits, result.hits);
-      return 'text' in result ? result.text : result.bytes;
-    });
+    // In slices that yield (README, Limits): a big or long redact never holds the thread for long.
+    const { texts: out, hits } = await redactSliced(scrubber, texts);
     return { texts: out, hits, version };
   }
 
