@@ -20,7 +20,11 @@ function textOf(random: () => number, pieces: number): string {
   while (length < pieces * PIECE_BYTES + 1000) {
     const r = random();
     const part =
-      r < 0.001 ? values[Math.floor(random() * 2)]!.value : r < 0.002 ? btoa(values[0]!.value) : fill[Math.floor(random() * fill.length)]!.repeat(1 + Math.floor(random() * 4000));
+      r < 0.001
+        ? values[Math.floor(random() * 2)]!.value
+        : r < 0.002
+          ? btoa(values[0]!.value)
+          : fill[Math.floor(random() * fill.length)]!.repeat(1 + Math.floor(random() * 4000));
     parts.push(part);
     length += part.length;
   }
@@ -39,13 +43,14 @@ describe('scrubbing in slices', () => {
     for (let round = 0; round < 3; round++) {
       const text = textOf(random, 2 + round);
       const bytes = enc.encode(text);
-      const whole = [scrubber.redact(text), scrubber.redactBytes(bytes)];
+      const wholeText = scrubber.redact(text);
+      const wholeBytes = scrubber.redactBytes(bytes);
       const sliced = await redactSliced(scrubber, [text, bytes, 'small sk-live-0123456789abcdef']);
-      expect(sliced.texts[0] === whole[0]!.text, 'the string').to.equal(true);
-      expect(sliced.texts[1]).to.deep.equal(whole[1]!.bytes);
+      expect(sliced.texts[0] === wholeText.text, 'the string').to.equal(true);
+      expect(sliced.texts[1]).to.deep.equal(wholeBytes.bytes);
       expect(sliced.texts[2]).to.equal(`small ${values[0]!.placeholder}`);
       const count = (hits: { count: number }[]) => hits.reduce((n, h) => n + h.count, 0);
-      expect(count(sliced.hits)).to.equal(count(whole[0]!.hits) + count(whole[1]!.hits) + 1);
+      expect(count(sliced.hits)).to.equal(count(wholeText.hits) + count(wholeBytes.hits) + 1);
     }
   });
 
