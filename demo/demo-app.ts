@@ -196,7 +196,7 @@ export class DemoApp extends LitElement {
             ? html`
               <demo-secrets ?hidden=${this.tab !== 'secrets'} .page=${this.page} .list=${this.list} .status=${this.status} .refresh=${this.refresh}></demo-secrets>
               <demo-policy ?hidden=${this.tab !== 'policy'} .page=${this.page} .list=${this.list} .status=${this.status}></demo-policy>
-              <demo-sealed ?hidden=${this.tab !== 'sealed'} .page=${this.page}></demo-sealed>
+              <demo-sealed ?hidden=${this.tab !== 'sealed'} .page=${this.page} .list=${this.list}></demo-sealed>
               <demo-forward ?hidden=${this.tab !== 'forward'} .page=${this.page} .list=${this.list}></demo-forward>
               <demo-agent ?hidden=${this.tab !== 'agent'} .openAgent=${this.openAgent}></demo-agent>
             `

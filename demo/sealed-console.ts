@@ -1,20 +1,41 @@
 // The `/dev/sealed` console: what a program writes to the device, relayed by bios as the `sealed`
 // op with the kernel's stamp of the caller, and the reply the kernel would hand back.
 import { LitElement, css, html } from 'lit';
-import type { SealedReply, Stamp } from '../src/contract.ts';
+import type { SealedReply, Stamp, VaultList } from '../src/contract.ts';
 import { type PagePort, explain } from './vault-client.ts';
 import { panelStyles } from './styles.ts';
 
-const PRESETS: [string, unknown][] = [
-  ['list', { op: 'list' }],
-  ['placeholder', { op: 'placeholder', name: 'GITHUB_TOKEN' }],
-  ['test', { op: 'test', name: 'GITHUB_TOKEN', url: 'https://api.example.com/v1/user', method: 'GET', exit: 'page' }],
-  ['request a value', { op: 'request', kind: 'value', name: 'NPM_TOKEN', prompt: 'npm publish needs a token' }],
-  ['status', { op: 'status' }],
-  ['cancel', { op: 'cancel', id: '' }],
-  ['seal', { op: 'seal', name: 'PROCESS_TOKEN', value: 'type-a-value-here' }],
-  ['materialize', { op: 'materialize', name: 'GITHUB_TOKEN' }],
-];
+/** The secret the presets name: an active one first, else any the namespace holds, else an example. */
+export function presetName(list: VaultList | null | undefined): string {
+  const secrets = (list?.secrets ?? []).filter((s) => s.kind === 'secret' && s.state !== 'removed' && s.state !== 'unreadable');
+  return (secrets.find((s) => s.state === 'active') ?? secrets[0])?.name ?? 'GITHUB_TOKEN';
+}
+
+/** A URL the secret's first rule allows (its domain and first path, wildcards filled), else an example. */
+function presetUrl(list: VaultList | null | undefined, name: string): string {
+  const rule = list?.secrets.find((s) => s.name === name)?.rules[0];
+  if (!rule) return 'https://api.example.com/v1/user';
+  const host = rule.domain.replace(/^\*\./, 'api.').replaceAll('*', 'x');
+  const path = (rule.paths[0] ?? '/').replaceAll('**', 'x').replaceAll('*', 'x');
+  return `https://${host}${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+/** The preset requests, naming a secret this namespace holds (README, /dev/sealed). */
+function presets(list: VaultList | null | undefined): [string, unknown][] {
+  const name = presetName(list);
+  const rule = list?.secrets.find((s) => s.name === name)?.rules[0];
+  const method = rule?.methods.find((m) => m !== '*') ?? 'GET';
+  return [
+    ['list', { op: 'list' }],
+    ['placeholder', { op: 'placeholder', name }],
+    ['test', { op: 'test', name, url: presetUrl(list, name), method, exit: 'page' }],
+    ['request a value', { op: 'request', kind: 'value', name: 'NPM_TOKEN', prompt: 'npm publish needs a token' }],
+    ['status', { op: 'status' }],
+    ['cancel', { op: 'cancel', id: '' }],
+    ['seal', { op: 'seal', name: 'PROCESS_TOKEN', value: 'type-a-value-here' }],
+    ['materialize', { op: 'materialize', name }],
+  ];
+}
 
 interface Exchange {
   req: string;
@@ -24,8 +45,10 @@ interface Exchange {
 }
 
 export class SealedConsole extends LitElement {
-  static override properties = { page: { attribute: false }, text: { state: true }, stamp: { state: true }, log: { state: true } };
+  static override properties = { page: { attribute: false }, list: { attribute: false }, text: { state: true }, stamp: { state: true }, log: { state: true } };
   declare page: PagePort;
+  /** The namespace's records (Settings › Secrets' list): the presets name one of its secrets. */
+  declare list: VaultList | null | undefined;
   declare text: string;
   declare stamp: Stamp;
   declare log: Exchange[];
@@ -43,7 +66,7 @@ export class SealedConsole extends LitElement {
 
   constructor() {
     super();
-    this.text = JSON.stringify(PRESETS[0]![1]);
+    this.text = JSON.stringify({ op: 'list' });
     this.stamp = { pid: 4242, ppid: 1, uid: 1000, gid: 1000, tag: 'demo' };
     this.log = [];
   }
@@ -80,7 +103,7 @@ export class SealedConsole extends LitElement {
         <h2><code>/dev/sealed</code></h2>
         <p class="hint">A program writes a JSON request to the device; the kernel stamps it with the caller; bios relays both to the vault.</p>
         <div class="row">
-          ${PRESETS.map(
+          ${presets(this.list).map(
             ([
               label,
               req,

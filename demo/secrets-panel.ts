@@ -16,6 +16,7 @@ export class SecretsPanel extends LitElement {
     refresh: { attribute: false },
     outcome: { state: true },
     failed: { state: true },
+    saved: { state: true },
   };
   declare page: PagePort;
   declare list: VaultList | null;
@@ -23,15 +24,27 @@ export class SecretsPanel extends LitElement {
   declare refresh: () => Promise<void>;
   declare outcome: string;
   declare failed: boolean;
+  /** The value just saved: its line follows the row's state (inert, then active once a rule allows it). */
+  declare saved: { name: string; placeholder: string; state: string } | null;
   static override styles = panelStyles;
 
   constructor() {
     super();
     this.outcome = '';
     this.failed = false;
+    this.saved = null;
+  }
+
+  /** The outcome line: for a value just saved, with the state its row has now. */
+  private outcomeText() {
+    if (!this.saved) return this.outcome;
+    const { name, placeholder, state } = this.saved;
+    const row = this.list?.secrets.find((s) => s.name === name && s.placeholder === placeholder);
+    return `${name} saved as ${placeholder} (${row?.state ?? state}).`;
   }
 
   private async act(what: () => Promise<string>) {
+    this.saved = null;
     try {
       this.outcome = await what();
       this.failed = false;
@@ -54,7 +67,8 @@ export class SecretsPanel extends LitElement {
     void this.act(async () => {
       const { placeholder, state } = await this.page.request('put', { name, value, kind });
       form.reset();
-      return `${name} saved as ${placeholder} (${state}).`;
+      this.saved = { name, placeholder, state };
+      return '';
     });
   }
 
@@ -100,7 +114,7 @@ export class SecretsPanel extends LitElement {
             <span class="spectrum-Button-label">Add</span>
           </button>
         </form>
-        ${this.outcome ? html`<p class=${this.failed ? 'warn error' : 'ok'} role="status">${this.outcome}</p>` : ''}
+        ${this.outcomeText() ? html`<p class=${this.failed ? 'warn error' : 'ok'} role="status" data-testid="outcome">${this.outcomeText()}</p>` : ''}
         <table>
           <thead><tr><th>Name</th><th>State</th><th>Placeholder</th><th>Rules</th><th>Exec</th><th>Exits</th><th>Times</th><th></th></tr></thead>
           <tbody>${list?.secrets.map((s) => this.row(s))}</tbody>
