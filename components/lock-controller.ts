@@ -124,7 +124,7 @@ export class LockController implements ReactiveController, PopupModel {
         ? 'The passphrase is changed. The old one no longer unlocks the vault.'
         : had
           ? 'The passphrase is added. Either the passkey or the passphrase unlocks the vault.'
-          : 'Done: the vault is locked with a passphrase. Forget it, and the secrets are lost.';
+          : 'Done: from now on the vault opens only with this passphrase. It stays open until you lock it; forget the passphrase, and the secrets are lost.';
       this.set({ screen: 'unlocked', outcome: { kind: 'success', text } });
     });
   }
@@ -134,7 +134,9 @@ export class LockController implements ReactiveController, PopupModel {
       const had = this.state.lock;
       const fresh = await this.lock!.setPasskey(proof);
       if (fresh) await this.give(fresh);
-      const text = had ? 'The passkey is added. Either the passkey or the passphrase unlocks the vault.' : 'Done: the vault is locked with your passkey.';
+      const text = had
+        ? 'The passkey is added. Either the passkey or the passphrase unlocks the vault.'
+        : 'Done: from now on the vault opens only with your passkey. It stays open until you lock it.';
       this.set({ screen: 'unlocked', outcome: { kind: 'success', text } });
     });
   }

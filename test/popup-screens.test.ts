@@ -33,7 +33,7 @@ const CASES: Case[] = [
     name: 'unlocked',
     screen: 'unlocked',
     lock: { passphrase: false, passkey: true, autoLockMs: null },
-    outcome: { kind: 'success', text: 'Done: the vault is locked with your passkey.' },
+    outcome: { kind: 'success', text: 'Done: from now on the vault opens only with your passkey.' },
   },
   { name: 'add-passkey', screen: 'add-passkey', lock: { passphrase: true, passkey: false, autoLockMs: null } },
   { name: 'add-passphrase', screen: 'set-passphrase', lock: { passphrase: false, passkey: true, autoLockMs: null } },

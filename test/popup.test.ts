@@ -48,7 +48,7 @@ describe('the lock popup', () => {
     await popup.shows('The vault opens by itself');
     await popup.addAuthenticator();
     await popup.click('Lock with a passkey');
-    await popup.shows('Done: the vault is locked with your passkey.');
+    await popup.shows('Done: from now on the vault opens only with your passkey.');
     const withPasskey = await a.until((e) => e.op === 'status' && e.status.lock?.passkey === true);
     expect(withPasskey.status).to.include({ locked: false });
 
@@ -101,7 +101,7 @@ describe('the lock popup', () => {
     await popup.fill('new', 'correct horse battery');
     await popup.fill('again', 'correct horse battery');
     await popup.click('Lock with this passphrase');
-    await popup.shows('Done: the vault is locked with a passphrase.');
+    await popup.shows('Done: from now on the vault opens only with this passphrase.');
     await popup.click('Lock now');
     await Promise.all([lockedWith(a, true), button.until('locked')]);
     await closePopup();
@@ -175,7 +175,7 @@ describe('the lock popup', () => {
     await popup.press('Tab');
     await popup.type('keyboard only please');
     await popup.press('Enter');
-    await popup.shows('Done: the vault is locked with a passphrase.');
+    await popup.shows('Done: from now on the vault opens only with this passphrase.');
     await popup.press('Tab');
     expect(await popup.focused()).to.equal('button:Lock now');
     await popup.press('Enter');

@@ -16,7 +16,15 @@ let page;
 let placeholder;
 /** Console lines of the demo, its frames and popups: printed when a test fails. */
 const logs = [];
-const listen = (p, who) => p.on('console', (m) => logs.push(`${who} ${m.type()}: ${m.text()}`));
+/** Every console error and page error of the demo, its vault frames and the popups: none is allowed. */
+const problems = [];
+const listen = (p, who) => {
+  p.on('console', (m) => {
+    logs.push(`${who} ${m.type()}: ${m.text()}`);
+    if (m.type() === 'error') problems.push(`${who} console error: ${m.text()} (${m.location().url})`);
+  });
+  p.on('pageerror', (error) => problems.push(`${who} page error: ${error.message}`));
+};
 
 const shot = (p, name) => p.screenshot({ path: `${artifacts}${name}.png`, fullPage: true });
 const tab = (name) => page.click(`nav a[href="#${name}"]`);
@@ -43,7 +51,6 @@ before(async () => {
   page = await context.newPage();
   listen(page, 'demo');
   context.on('page', (p) => listen(p, 'popup'));
-  page.on('pageerror', (error) => console.error(`demo page error: ${error.message}`));
   await page.goto(`${demo.demoOrigin}/`);
   await page.locator('demo-status [data-testid=locked]').getByText('unlocked').waitFor();
 });
@@ -80,6 +87,14 @@ test('adds a secret in Settings › Secrets; the page never shows the value', as
 });
 
 test('attests a policy: a file the kernel reports wrong is not trusted, the right one activates the secret', async () => {
+  // Saved again (the same value: a rotation keeps the placeholder), so that the line saying so is
+  // there to follow the row's state when the policy makes it active.
+  await page.fill('demo-secrets input[name=name]', 'GH_TOKEN');
+  await page.fill('demo-secrets input[name=value]', VALUE);
+  await page.click('demo-secrets button[type=submit]');
+  const saved = page.locator('demo-secrets [data-testid=outcome]');
+  await saved.getByText(`GH_TOKEN saved as ${placeholder} (inert).`).waitFor();
+
   await tab('policy');
   const fnoxText = page.locator('demo-policy demo-attest-file textarea').first();
   assert.match(await fnoxText.inputValue(), new RegExp(`GH_TOKEN = \\{ provider = "seven", value = "${placeholder}" \\}`));
@@ -97,6 +112,7 @@ test('attests a policy: a file the kernel reports wrong is not trusted, the righ
   await shot(page, 'policy-accepted');
   await tab('secrets');
   await page.locator('demo-secrets tr[data-secret=GH_TOKEN] .badge.active').waitFor();
+  await saved.getByText(`GH_TOKEN saved as ${placeholder} (active).`).waitFor();
 });
 
 test('forwards a request: the head comes back injected, and the echo comes back scrubbed', async () => {
@@ -135,7 +151,10 @@ test('forwards a request: the head comes back injected, and the echo comes back 
 test('relays /dev/sealed requests with the chosen stamp; a value request is answered in Settings', async () => {
   await tab('sealed');
   await page.fill('demo-sealed [aria-label="stamp tag"]', 'e2e');
-  await page.fill('demo-sealed [aria-label="request JSON"]', JSON.stringify({ op: 'test', name: 'GH_TOKEN', url: 'https://api.example.com/v1/x' }));
+  // The preset names the namespace's active secret and a URL its rule allows.
+  await page.click('demo-sealed button:has-text("test")');
+  const preset = JSON.parse(await page.inputValue('demo-sealed [aria-label="request JSON"]'));
+  assert.deepEqual(preset, { op: 'test', name: 'GH_TOKEN', url: 'https://api.example.com/v1/x', method: 'GET', exit: 'page' });
   await page.click('demo-sealed button:has-text("Send")');
   const reply = page.locator('demo-sealed [data-testid=sealed-reply]').first();
   await reply.waitFor();
@@ -242,3 +261,7 @@ async function lockReloadUnlock() {
   assert.match(await page.locator('demo-forward [data-testid=echo-body]').innerText(), new RegExp(placeholder));
   await shot(page, 'unlocked-again');
 }
+
+test('no page of the demo and no vault document logged a console error or threw', () => {
+  assert.deepEqual(problems, []);
+});
