@@ -2,14 +2,14 @@
 // the same number through a bare MessageChannel echo on the vault origin, measured in one run.
 const vault = new URLSearchParams(location.search).get('vault')!;
 
-async function open(path: string): Promise<MessagePort> {
+async function open(path: string, role = 'page'): Promise<MessagePort> {
   const frame = document.createElement('iframe');
   frame.src = `${vault}${path}`;
   document.body.append(frame);
   await new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
   const channel = new MessageChannel();
   const welcome = new Promise((resolve) => (channel.port1.onmessage = resolve));
-  frame.contentWindow!.postMessage({ type: 'slicc-vault', v: 1, op: 'hello', role: 'page' }, vault, [channel.port2]);
+  frame.contentWindow!.postMessage({ type: 'slicc-vault', v: 1, op: 'hello', role }, vault, [channel.port2]);
   await welcome;
   return channel.port1;
 }
@@ -34,6 +34,61 @@ async function measure(port: MessagePort, count: number) {
   const pipelined = count / ((performance.now() - start) / 1000);
   return { sequential, pipelined };
 }
+
+/** One request and its reply. */
+function ask(port: MessagePort, message: object): Promise<any> {
+  return new Promise((resolve) => {
+    port.onmessage = ({ data }) => resolve(data);
+    port.postMessage(message);
+  });
+}
+
+/** Random API-key-like values, as the scrubber bench's tokens. */
+function tokens(count: number): string[] {
+  const alnum = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  const pick = () => alnum[Math.floor(Math.random() * alnum.length)];
+  return Array.from({ length: count }, () => `sk-${Array.from({ length: 16 + Math.floor(Math.random() * 48) }, pick).join('')}`);
+}
+
+/** Log-like ASCII text with a value in about one line of 500. */
+function text(bytes: number, values: string[]): string {
+  const words = 'the request response error value data item config server client token session cache retry status'.split(' ');
+  let out = '';
+  for (let i = 0; out.length < bytes; i++) {
+    out += `2026-11-30T10:00:${String(i % 60).padStart(2, '0')}Z INFO [worker-${i % 8}] GET /api/v1/${words[i % words.length]}/${i} 200 ${i % 900}ms`;
+    out += i % 500 === 7 ? ` key=${values[i % values.length]}\n` : ` ${words[(i * 7) % words.length]} ${words[(i * 3) % words.length]}\n`;
+  }
+  return out.slice(0, bytes);
+}
+
+/**
+ * `redact` of `mib` MiB (16 texts per request, one request in flight) through the agent port of a
+ * namespace with `valueCount` values, against the same messages through the bare echo: MiB/s.
+ */
+(window as any).runRedact = async (mib: number, valueCount: number) => {
+  const page = await open('/');
+  const values = tokens(valueCount);
+  let id = 1;
+  for (const [i, value] of values.entries()) await ask(page, { v: 1, id: id++, op: 'put', name: `BENCH_${i}`, value });
+  const agent = await open('/', 'agent');
+  const echo = await open('/bench/echo.html');
+  const texts = Array.from({ length: 16 }, () => text(64 * 1024, values));
+  const perRequest = 16 * 64 * 1024;
+  const rounds = Math.max(1, Math.round((mib * 2 ** 20) / perRequest));
+  const measure = async (port: MessagePort) => {
+    let hits = 0;
+    await ask(port, { v: 1, id: id++, op: 'redact', texts }); // warm up
+    const start = performance.now();
+    for (let i = 0; i < rounds; i++) {
+      const reply = await ask(port, { v: 1, id: id++, op: 'redact', texts });
+      hits += reply.hits?.reduce((n: number, h: { count: number }) => n + h.count, 0) ?? 0;
+    }
+    return { rate: (rounds * perRequest) / 2 ** 20 / ((performance.now() - start) / 1000), hits };
+  };
+  const gateway = await measure(agent);
+  const bare = await measure(echo);
+  return { redact: gateway.rate, echo: bare.rate, hits: gateway.hits, values: valueCount, mib: (rounds * perRequest) / 2 ** 20 };
+};
 
 (window as any).runBench = async (count: number) => {
   const gateway = await open('/');

@@ -1,6 +1,7 @@
 // Port round trips: `status` requests per second through the real gateway in Chromium, next to a
-// bare MessageChannel echo across the same two origins, measured in the same run.
-// `node bench/port.bench.mjs [--count N]`
+// bare MessageChannel echo across the same two origins, measured in the same run; then `redact`
+// throughput through the agent port against the same messages through that echo.
+// `node bench/port.bench.mjs [--count N] [--redact-mib N] [--values N]`
 import { createServer } from 'node:net';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, ensureChromium } from '../scripts/chromium.mjs';
@@ -8,6 +9,9 @@ import { startServer, vaultServerConfig } from '../scripts/vault-server.mjs';
 
 const args = process.argv.slice(2);
 const count = Number(args[args.indexOf('--count') + 1]) || 3000;
+const redactMiB = Number(args[args.indexOf('--redact-mib') + 1]) || 64;
+const redactValues = Number(args[args.indexOf('--values') + 1]) || 1000;
+const fmt1 = (n) => n.toFixed(1);
 const freePort = () =>
   new Promise((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
@@ -35,6 +39,17 @@ try {
   console.log('|---|---:|---:|---:|');
   console.log(`| one in flight | ${f(gateway.sequential)} | ${f(echo.sequential)} | ${(gateway.sequential / echo.sequential).toFixed(2)} |`);
   console.log(`| all sent at once | ${f(gateway.pipelined)} | ${f(echo.pipelined)} | ${(gateway.pipelined / echo.pipelined).toFixed(2)} |`);
+  // The redact measurement on a page of its own: it adds the values, then opens an agent port.
+  const redactPage = await browser.newPage();
+  await redactPage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(vault)}`);
+  await redactPage.waitForFunction(() => window.benchReady);
+  const r = await redactPage.evaluate(([mib, values]) => window.runRedact(mib, values), [redactMiB, redactValues]);
+  console.log(
+    `\n\`redact\` through the agent port in Chromium, ${fmt1(r.mib)} MiB as 1 MiB requests of 16 strings, ${r.values} values (${r.hits} hits), against the same messages through the bare echo:\n`,
+  );
+  console.log('| | redact MiB/s | bare echo MiB/s | redact ÷ echo |');
+  console.log('|---|---:|---:|---:|');
+  console.log(`| one in flight | ${fmt1(r.redact)} | ${fmt1(r.echo)} | ${(r.redact / r.echo).toFixed(2)} |`);
 } finally {
   await browser.close();
   await Promise.all(servers.map((s) => s.stop()));

@@ -65,8 +65,9 @@ export function makeText(size, values, seed = 2) {
   };
   const words = (n) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
   const b64 = (s) => btoa(String.fromCharCode(...enc.encode(s)));
+  const hexOf = (s) => Array.from(enc.encode(s), (b) => b.toString(16).padStart(2, '0')).join('');
   const planted = (v) => {
-    switch (int(6)) {
+    switch (int(12)) {
       case 0:
         return `Authorization: Basic ${b64(`user:${v.value}`)}`;
       case 1:
@@ -75,6 +76,25 @@ export function makeText(size, values, seed = 2) {
         return `https://api.example.com/v1?key=${encodeURIComponent(v.value)}`;
       case 3:
         return `blob=${b64(`${words(2)} ${v.value} ${words(2)}`)}`;
+      // The forms issue 13 added: mixed-case hex, lower-case %xx, form encoding, PHP's \/ with
+      // ASCII-only \uXXXX in upper case, Go's \u003c, and base64 wrapped at 76 columns.
+      case 4:
+        return `digest ${hexOf(v.value).replace(/[a-f]/g, (c) => (r() < 0.5 ? c.toUpperCase() : c))}`;
+      case 5:
+        return `curl -d 'token=${encodeURIComponent(v.value).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())}'`;
+      case 6:
+        return `body=${new URLSearchParams({ secret: v.value })}`;
+      case 7:
+        return `{"key":"${JSON.stringify(v.value)
+          .slice(1, -1)
+          .replace(/\//g, '\\/')
+          .replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`)}"}`;
+      case 8:
+        return `{"key":"${JSON.stringify(v.value)
+          .slice(1, -1)
+          .replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`)}"}`;
+      case 9:
+        return b64(`-----\n${words(8)} ${v.value} ${words(8)}`).replace(/(.{76})/g, '$1\n');
       default:
         return `export TOKEN=${v.value}`;
     }
@@ -111,7 +131,11 @@ export function makeText(size, values, seed = 2) {
   return out;
 }
 
-/** Every pattern the scrubber compiles, as strings, for the baselines. */
+/**
+ * The forms the scrubber catches, as fixed strings for the baselines (which can't fold case, decode
+ * escapes or skip line breaks): both hex cases, each URL encoder with either case of %XX, each JSON
+ * writer with either case of \uXXXX.
+ */
 function patternStrings(values) {
   // The scrubber doesn't expose its patterns (they are values); rebuild the main ones.
   const set = new Set();
@@ -127,7 +151,18 @@ function patternStrings(values) {
       set.add(mid.replace(/\+/g, '-').replace(/\//g, '_'));
     }
     const hex = Array.from(raw, (b) => b.toString(16).padStart(2, '0')).join('');
-    set.add(hex).add(hex.toUpperCase()).add(encodeURIComponent(v.value)).add(JSON.stringify(v.value).slice(1, -1));
+    set.add(hex).add(hex.toUpperCase());
+    const quoteAll = encodeURIComponent(v.value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    for (const url of [encodeURIComponent(v.value), new URLSearchParams({ q: v.value }).toString().slice(2), quoteAll]) {
+      set.add(url).add(url.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()));
+    }
+    const json = JSON.stringify(v.value).slice(1, -1);
+    const u = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    const ascii = json.replace(/[^\0-\x7f]/g, u);
+    const every = [...v.value].map((c) => Array.from({ length: c.length }, (_, i) => u(c[i])).join('')).join('');
+    for (const j of [json, json.replace(/[<>&]/g, u), ascii, ascii.replace(/\//g, '\\/'), every]) {
+      set.add(j).add(j.replace(/\\u[0-9a-f]{4}/g, (e) => `\\u${e.slice(2).toUpperCase()}`));
+    }
   }
   return [...set];
 }

@@ -855,11 +855,24 @@ function emit(t: Tables, d: Uint8Array, done: number, limit: number, m: number[]
   return [join(parts), r];
 }
 
+/** Reused for strings up to 1 MiB (3 MiB of UTF-8 at most); larger ones get their own. */
+let scratch = new Uint8Array(0);
+const SCRATCH_MAX = 3 * 2 ** 20;
+
+/** The UTF-8 of `text`, valid until the next call. */
+function encodeScratch(text: string): Uint8Array {
+  const need = 3 * text.length;
+  if (need > SCRATCH_MAX) return enc.encode(text);
+  if (scratch.length < need) scratch = new Uint8Array(Math.min(SCRATCH_MAX, Math.max(need, 2 * scratch.length, 4096)));
+  return scratch.subarray(0, enc.encodeInto(text, scratch).written);
+}
+
 // ── API ────────────────────────────────────────────────────────────────────────────────
 
 export function compileScrubber(values: readonly ScrubValue[]): Scrubber {
   const t = build(values);
   const size = tableBytes(t);
+  const repText: string[] = [];
   const redactBytes = (bytes: Uint8Array) => {
     if (t.count === 0) return { bytes, hits: [] };
     const m: number[] = [];
@@ -875,8 +888,23 @@ export function compileScrubber(values: readonly ScrubValue[]): Scrubber {
     redactBytes,
     redact(text) {
       if (t.count === 0) return { text: text.toWellFormed(), hits: [] };
-      const r = redactBytes(enc.encode(text));
-      return { text: r.hits.length ? dec.decode(r.bytes) : text.toWellFormed(), hits: r.hits };
+      // Encoded into a reused buffer; ASCII text (byte offsets are string offsets) is then
+      // spliced as a string, with no decoding.
+      const bytes = encodeScratch(text);
+      const m: number[] = [];
+      scan(t, bytes, 0, bytes.length, bytes.length, m);
+      if (m.length === 0) return { text: text.toWellFormed(), hits: [] };
+      const counts = new Float64Array(t.slots.length);
+      if (bytes.length !== text.length) return { text: dec.decode(emit(t, bytes, 0, bytes.length, m, counts)[0]), hits: hitList(t, counts) };
+      let out = '';
+      let r = 0;
+      for (let i = 0; i < m.length; i += 3) {
+        const slot = t.slot[m[i + 1]];
+        out += text.slice(r, m[i]) + (repText[slot] ??= dec.decode(t.rep[slot]));
+        counts[slot]++;
+        r = m[i + 2];
+      }
+      return { text: out + text.slice(r), hits: hitList(t, counts) };
     },
     stream: (options) => openStream(t, options),
   };
