@@ -29,6 +29,8 @@ export interface StoredRecord {
   expiresAt?: EpochMs;
   provider?: string;
   account?: string;
+  /** For a `process` value: the uid that sealed it, the only one but root that may rotate it (README, /dev/sealed). */
+  uid?: number;
 }
 
 /** Per-namespace state that isn't a record. */

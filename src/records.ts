@@ -27,6 +27,8 @@ export interface RecordInput {
   provider?: string;
   account?: string;
   expiresAt?: number;
+  /** For a `process` value, the uid sealing it; a rotation keeps the uid that first sealed it. */
+  uid?: number;
 }
 /** Who caused an audit entry, for `/dev/sealed` callers. */
 export interface Actor {
@@ -37,6 +39,10 @@ export interface Actor {
 export type RotationCheck = (existing: StoredRecord) => void;
 
 export type AuditDraft = { type: AuditEntry['type'] } & Record<string, unknown>;
+
+/** The uid a `process` value remembers: the one that sealed it first, kept when root rotates it. */
+const sealer = (existing: StoredRecord | undefined, input: RecordInput) =>
+  existing?.source === 'process' && existing.uid !== undefined ? existing.uid : input.uid;
 
 export class Records {
   constructor(
@@ -78,6 +84,7 @@ export class Records {
         ...(input.expiresAt !== undefined && { expiresAt: input.expiresAt }),
         ...((input.provider ?? existing?.provider) !== undefined && { provider: input.provider ?? existing?.provider }),
         ...((input.account ?? existing?.account) !== undefined && { account: input.account ?? existing?.account }),
+        ...(input.source === 'process' && sealer(existing, input) !== undefined && { uid: sealer(existing, input) }),
       };
       const tx = this.db.transaction(['records', 'namespaces', 'audit', 'keys'], 'readwrite');
       try {

@@ -116,14 +116,17 @@ async function answer(vault: Vault, namespace: string, request: SealedRequest, s
   const actor = { uid: stamp.uid, tag: stamp.tag };
   switch (request.op) {
     case 'seal':
-      // A process may rotate what a process sealed; a value from a person or a sign-in only root may.
+      // A process value is rotated only by the uid that sealed it; a value from a person or a
+      // sign-in only by root. Root may rotate anything (README, /dev/sealed).
       return vault.write(
         namespace,
-        { name: request.name, value: request.value, kind: 'secret', source: 'process' },
+        { name: request.name, value: request.value, kind: 'secret', source: 'process', uid: stamp.uid },
         (existing) => {
-          if (existing.source !== 'process' && stamp.uid !== 0) {
+          if (stamp.uid === 0) return;
+          if (existing.source !== 'process') {
             throw new VaultError('EEXIST', `${request.name} holds a value from ${existing.source}; only root may replace it`);
           }
+          if (existing.uid !== stamp.uid) throw new VaultError('EEXIST', `${request.name} was sealed by another user`);
         },
         actor,
       );

@@ -33,11 +33,27 @@ describe('/dev/sealed', () => {
       expect(reply.placeholder).to.match(/^fnox_proxy_/);
     });
 
-    it('rotates a value a process sealed, whoever asks, keeping the placeholder', async () => {
+    it('rotates a value a process sealed for the same uid, keeping the placeholder', async () => {
       const page = await welcomed();
       const first = await sealed(page, { op: 'seal', name: 'PROC', value: canary() }, user);
-      const second = await sealed(page, { op: 'seal', name: 'PROC', value: canary() }, other);
+      const second = await sealed(page, { op: 'seal', name: 'PROC', value: canary() }, user);
       expect(second.placeholder).to.equal(first.placeholder);
+    });
+
+    it("refuses another uid's rotation of a process value, so one user's requests never carry another's credential", async () => {
+      const page = await welcomed();
+      const first = await sealed(page, { op: 'seal', name: 'PROC', value: canary() }, user);
+      const { list: before } = await page.request('list');
+      expect(await sealed(page, { op: 'seal', name: 'PROC', value: canary('attacker') }, other)).to.deep.equal({
+        error: { code: 'EEXIST', message: 'PROC was sealed by another user' },
+      });
+      const { list: after } = await page.request('list');
+      expect(after.secrets).to.deep.equal(before.secrets);
+      expect(after.audit).to.deep.equal(before.audit);
+      // Root may rotate it, and the owner keeps it: uid 1000 can still rotate, uid 1001 still can't.
+      expect((await sealed(page, { op: 'seal', name: 'PROC', value: canary() }, root)).placeholder).to.equal(first.placeholder);
+      expect((await sealed(page, { op: 'seal', name: 'PROC', value: canary() }, user)).placeholder).to.equal(first.placeholder);
+      expect((await sealed(page, { op: 'seal', name: 'PROC', value: canary() }, other)).error.code).to.equal('EEXIST');
     });
 
     it('lets only uid 0 replace a value from Settings or a sign-in', async () => {
