@@ -17,6 +17,7 @@ export class SecretsPanel extends LitElement {
     outcome: { state: true },
     failed: { state: true },
     saved: { state: true },
+    kind: { state: true },
   };
   declare page: PagePort;
   declare list: VaultList | null;
@@ -26,6 +27,8 @@ export class SecretsPanel extends LitElement {
   declare failed: boolean;
   /** The value just saved: its line follows the row's state (inert, then active once a rule allows it). */
   declare saved: { name: string; placeholder: string; state: string } | null;
+  /** The kind chosen in the add form: an `mcp` record asks for its server URL. */
+  declare kind: RecordKind;
   static override styles = panelStyles;
 
   constructor() {
@@ -33,6 +36,7 @@ export class SecretsPanel extends LitElement {
     this.outcome = '';
     this.failed = false;
     this.saved = null;
+    this.kind = 'secret';
   }
 
   /** The outcome line: for a value just saved, with the state its row has now. */
@@ -62,12 +66,15 @@ export class SecretsPanel extends LitElement {
     const name = String(data.get('name'));
     const value = String(data.get('value'));
     const kind = String(data.get('kind')) as RecordKind;
+    // An mcp record is filled in only under its server's URL (README, Model and MCP endpoints).
+    const provider = kind === 'mcp' ? String(data.get('server') ?? '') : undefined;
     // The value leaves the page's memory with the request; the field is cleared at once.
     (form.elements.namedItem('value') as HTMLInputElement).value = '';
     void this.act(async () => {
-      const { placeholder, state } = await this.page.request('put', { name, value, kind });
+      const { placeholder, state } = await this.page.request('put', { name, value, kind, ...(provider && { provider }) });
       form.reset();
       this.saved = { name, placeholder, state };
+      this.kind = 'secret';
       return '';
     });
   }
@@ -107,9 +114,14 @@ export class SecretsPanel extends LitElement {
         <form class="row" @submit=${this.add} aria-label="Add a secret">
           <label class="grow">Name<input name="name" required maxlength="128" pattern="[A-Za-z0-9_.:@\\/\\-]+" title="letters, digits and _ . : @ / - (a secret: an environment variable name)" placeholder="GITHUB_TOKEN" autocomplete="off" /></label>
           <label class="grow">Value<input name="value" type="password" required autocomplete="off" placeholder="at least 8 characters" /></label>
-          <label>Kind<select name="kind">
+          <label>Kind<select name="kind" @change=${(e: Event) => (this.kind = (e.target as HTMLSelectElement).value as RecordKind)}>
             <option value="secret">secret</option><option value="model">model</option><option value="mcp">mcp</option><option value="grant">grant (Sign-in)</option>
           </select></label>
+          ${
+            this.kind === 'mcp'
+              ? html`<label class="grow">MCP server URL<input name="server" type="url" required autocomplete="off" pattern="(https://|http://[0-9]+\\.kernel\\.localhost/).*" placeholder="https://mcp.example.com/mcp" /></label>`
+              : ''
+          }
           <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" type="submit">
             <span class="spectrum-Button-label">Add</span>
           </button>

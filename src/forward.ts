@@ -5,8 +5,8 @@ import type { ExitName, ForwardResult, RawTraits, RequestHead, Stamp } from './c
 import type { StoredRecord } from './db.ts';
 import { einval } from './errors.ts';
 import { EXIT_NAME, HTTP_TOKEN } from './validate.ts';
-import { type InjectRecord, decideForward } from './injector.ts';
-import { decideMcp, mcpServerFor } from './mcp.ts';
+import { decideForward } from './injector.ts';
+import { type McpRecord, decideMcp, mcpRequest } from './mcp.ts';
 import { decryptValue } from './keys.ts';
 import { relayResponse } from './response.ts';
 import { parseStamp } from './sealed.ts';
@@ -59,9 +59,10 @@ class Unreadable extends Error {}
 /** Records by placeholder, with values only for `names` (decrypted now), '' for the rest. */
 async function byPlaceholder(records: StoredRecord[], key: CryptoKey | null, names: Set<string> = new Set()) {
   const entries = await Promise.all(
-    records.map(async (r): Promise<[string, InjectRecord]> => {
+    records.map(async (r): Promise<[string, McpRecord]> => {
       const value = key && names.has(r.name) ? await decryptValue(key, r).catch(() => Promise.reject(new Unreadable(r.name))) : '';
-      return [r.placeholder, { name: r.name, kind: r.kind, placeholder: r.placeholder, removedAt: r.removedAt, expiresAt: r.expiresAt, value }];
+      const { name, kind, placeholder, removedAt, expiresAt, provider } = r;
+      return [placeholder, { name, kind, placeholder, removedAt, expiresAt, provider, value }];
     }),
   );
   return new Map(entries);
@@ -79,14 +80,14 @@ export async function forward(vault: Vault, namespace: string, fields: Record<st
 async function decide(vault: Vault, namespace: string, { head, body, owner, exit, rawTraits }: ForwardRequest): Promise<ForwardResult> {
   const [records, { policy, endpoints, mcp }] = await Promise.all([vault.records.all(namespace), vault.inEffect(namespace)]);
   const actor = { uid: owner.uid, tag: owner.tag };
-  const server = mcpServerFor(head.url, mcp);
+  const mcpFor = mcpRequest(head.url, mcp, records);
 
   // Decide once without values to learn which records are used, then again with theirs.
   const run = async (names?: Set<string>) => {
     const key = vault.keys.key;
     const input = { head, locked: key === null, now: vault.now(), records: await byPlaceholder(records, key, names) };
-    return server
-      ? decideMcp({ ...input, server })
+    return mcpFor
+      ? decideMcp({ ...input, exit, rawTraits, servers: mcpFor.servers })
       : decideForward({
           ...input,
           exit,
@@ -119,8 +120,8 @@ async function decide(vault: Vault, namespace: string, { head, body, owner, exit
     );
     return { head: decision.head };
   }
-  const { domain, method, path } = decision;
-  await vault.used(namespace, used, [{ type: 'mcp', name: decision.names.join(','), server: server!.server, domain, method, path, exit, ...actor }]);
+  const { domain, method, path, server } = decision;
+  await vault.used(namespace, used, [{ type: 'mcp', name: decision.names.join(','), server, domain, method, path, exit, ...actor }]);
   const scrubbed = body ? (await vault.scrubber(namespace)).scrubber.redactBytes(body).bytes : undefined;
   return { head: decision.head, ...(scrubbed && { body: new Uint8Array(scrubbed) }) };
 }

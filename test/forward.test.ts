@@ -248,7 +248,7 @@ describe('forward', () => {
     const page = await welcomed();
     const agent = await welcomed({ role: 'agent' });
     const token = injectable();
-    const { placeholder: mcp } = await page.request('put', { name: 'tools-token', value: token, kind: 'mcp' });
+    const { placeholder: mcp } = await page.request('put', { name: 'tools-token', value: token, kind: 'mcp', provider: 'https://mcp.example.com/mcp' });
     const secretValue = canary('mcp-body');
     const { placeholder: secret } = await page.request('put', { name: 'GH', value: secretValue });
     await agent.request('endpoints', { mcp: [{ server: 'tools', url: 'https://mcp.example.com/mcp', names: ['tools-token'] }] });
@@ -269,6 +269,97 @@ describe('forward', () => {
     });
     const refused = await send(page, { ...head, headers: [['authorization', `Bearer ${secret}`]] });
     expect(refused.reply.refused).to.deep.equal({ status: 403, reason: 'secrets are never sent to model or MCP endpoints' });
+  });
+});
+
+describe('forward to MCP servers, tried as an attacker would', () => {
+  beforeEach(resetVault);
+  const call = (url: string, credential: string, header = 'authorization') => ({ method: 'POST', url, headers: [[header, `Bearer ${credential}`]] });
+  const refusedWith = async (page: VaultClient, head: unknown, reason: string, fields: Record<string, unknown> = {}, status = 403) => {
+    const { reply } = await send(page, head, fields);
+    expect(reply.refused, JSON.stringify(reply)).to.deep.equal({ status, reason });
+  };
+
+  it('fills an mcp record in under the server URL the page bound it to, with no registration needed', async () => {
+    const page = await welcomed();
+    const token = injectable();
+    const { placeholder } = await page.request('put', { name: 'tools-token', value: token, kind: 'mcp', provider: 'https://mcp.example.com/mcp' });
+    const { reply } = await send(page, call('https://mcp.example.com/mcp/call', placeholder));
+    expect(reply.head.headers).to.deep.equal([['authorization', `Bearer ${token}`]]);
+    const { audit } = await page.request('audit', { limit: 1 });
+    expect(audit[0]).to.deep.include({ type: 'mcp', name: 'tools-token', server: 'https://mcp.example.com/mcp', path: '/mcp/call' });
+  });
+
+  it('never sends a credential to a host the agent registers, whatever names it lists', async () => {
+    const page = await welcomed();
+    const agent = await welcomed({ role: 'agent' });
+    const { placeholder } = await page.request('put', { name: 'tools-token', value: injectable(), kind: 'mcp', provider: 'https://mcp.example.com/mcp' });
+    await agent.request('endpoints', { mcp: [{ server: 'evil', url: 'https://evil.example/mcp', names: ['tools-token'] }] });
+    await refusedWith(
+      page,
+      call('https://evil.example/mcp/call', placeholder),
+      "tools-token is bound to the MCP server https://mcp.example.com/mcp, and this URL isn't under it",
+    );
+  });
+
+  it('fills in an mcp record whose provider is not a server URL nowhere', async () => {
+    const page = await welcomed();
+    const agent = await welcomed({ role: 'agent' });
+    const { placeholder } = await page.request('put', { name: 'tools-token', value: injectable(), kind: 'mcp', provider: 'tools' });
+    await agent.request('endpoints', { mcp: [{ server: 'tools', url: 'https://mcp.example.com/mcp', names: ['tools-token'] }] });
+    await refusedWith(
+      page,
+      call('https://mcp.example.com/mcp/call', placeholder),
+      'tools-token names no MCP server URL in its provider, so it is filled in nowhere',
+    );
+  });
+
+  it('takes the bound URL the narrow way: /%6dcp/… and //mcp/… are MCP requests but not under it', async () => {
+    const page = await welcomed();
+    const { placeholder } = await page.request('put', { name: 'tools-token', value: injectable(), kind: 'mcp', provider: 'https://mcp.example.com/mcp' });
+    const { placeholder: secret } = await page.request('put', { name: 'GH', value: canary('mcp-secret') });
+    for (const path of ['/%6dcp/call', '//mcp/call', '/MCP/call', '/mcp;x/call']) {
+      await refusedWith(
+        page,
+        call(`https://mcp.example.com${path}`, placeholder),
+        "tools-token is bound to the MCP server https://mcp.example.com/mcp, and this URL isn't under it",
+      );
+      await refusedWith(page, call(`https://mcp.example.com${path}`, secret), 'secrets are never sent to model or MCP endpoints');
+    }
+  });
+
+  it("lets a registered server's names narrow the bound records it uses", async () => {
+    const page = await welcomed();
+    const agent = await welcomed({ role: 'agent' });
+    const { placeholder } = await page.request('put', { name: 'tools-token', value: injectable(), kind: 'mcp', provider: 'https://mcp.example.com/mcp' });
+    await agent.request('endpoints', { mcp: [{ server: 'tools', url: 'https://mcp.example.com/mcp', names: ['other-token'] }] });
+    await refusedWith(page, call('https://mcp.example.com/mcp/call', placeholder), 'tools-token is not a credential of MCP server tools');
+  });
+
+  it('obeys the exit rules: 502 for encoded bodies, only authorization on an exit that follows redirects', async () => {
+    const page = await welcomed();
+    const { placeholder } = await page.request('put', { name: 'tools-token', value: injectable(), kind: 'mcp', provider: 'https://mcp.example.com/mcp' });
+    const url = 'https://mcp.example.com/mcp/call';
+    await refusedWith(
+      page,
+      call(url, placeholder),
+      "exit proxy has encoded bodies, which can't be scrubbed",
+      { exit: 'proxy', rawTraits: { encodedBodies: true } },
+      502,
+    );
+    await refusedWith(page, call(url, placeholder, 'x-api-key'), 'tools-token may go only in authorization on an exit that follows redirects', {
+      rawTraits: {},
+    });
+    expect((await send(page, call(url, placeholder), { rawTraits: {} })).reply.head).to.be.an('object');
+  });
+
+  it('serves a server on the kernel form bound by the page', async () => {
+    const page = await welcomed();
+    const token = injectable();
+    const { placeholder } = await page.request('put', { name: 'local-tools', value: token, kind: 'mcp', provider: 'http://8123.kernel.localhost/mcp' });
+    const { reply } = await send(page, call('http://8123.kernel.localhost/mcp/rpc', placeholder));
+    expect(reply.head.headers).to.deep.equal([['authorization', `Bearer ${token}`]]);
+    await refusedWith(page, call('http://8124.kernel.localhost/mcp/rpc', placeholder), 'only https on port 443 is injected');
   });
 });
 
