@@ -290,7 +290,7 @@ export class BackupController implements ReactiveController, BackupModel {
     const names = new Set(read.records.map((r) => r.name));
     const values = new Map<string, string>();
     for (const r of here) if (names.has(r.name)) values.set(r.name, await decryptValue(key, r));
-    const taken = new Set((await this.db!.getAllKeysFromIndex('records', 'byPlaceholder')) as unknown as string[]);
+    const taken = await records.placeholders();
     const plan = planRestore(read, { namespace, records: here, values, taken });
     this.plan = plan;
     this.set({

@@ -18,6 +18,7 @@ export class SecretsPanel extends LitElement {
     failed: { state: true },
     saved: { state: true },
     kind: { state: true },
+    backupOutcome: { state: true },
   };
   declare page: PagePort;
   declare list: VaultList | null;
@@ -29,12 +30,14 @@ export class SecretsPanel extends LitElement {
   declare saved: { name: string; placeholder: string; state: string } | null;
   /** The kind chosen in the add form: an `mcp` record asks for its server URL. */
   declare kind: RecordKind;
+  declare backupOutcome: string;
   static override styles = panelStyles;
 
   constructor() {
     super();
     this.outcome = '';
     this.failed = false;
+    this.backupOutcome = '';
     this.saved = null;
     this.kind = 'secret';
   }
@@ -57,6 +60,16 @@ export class SecretsPanel extends LitElement {
       this.failed = true;
     }
     await this.refresh();
+  }
+
+  /** The page's `export` or `import`: a request the person finishes in the vault's popup. */
+  private async ask(op: 'export' | 'import') {
+    try {
+      await this.page.request(op, {});
+      this.backupOutcome = `Asked the vault for a ${op === 'export' ? 'backup' : 'restore'}: click the lock button, which shows waiting, to finish it in the popup.`;
+    } catch (error) {
+      this.backupOutcome = explain(error);
+    }
   }
 
   private add(event: SubmitEvent) {
@@ -132,6 +145,23 @@ export class SecretsPanel extends LitElement {
           <tbody>${list?.secrets.map((s) => this.row(s))}</tbody>
         </table>
         ${list && list.secrets.length === 0 ? html`<p class="muted">No secrets yet.</p>` : ''}
+      </section>
+      <section class="card" id="backups" aria-labelledby="backups-title">
+        <h2 id="backups-title">Backups</h2>
+        <p class="hint">
+          A backup is an age file encrypted to a passphrase you choose in the vault's popup; restore takes such a file or a .env file.
+          The page only asks: the lock button then shows <em>waiting</em>, and the popup opens on that screen.
+          ${this.status?.exportedAt ? `Last backup: ${new Date(this.status.exportedAt).toLocaleString()}.` : 'No backup yet.'}
+        </p>
+        <div class="row">
+          <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" type="button" @click=${() => this.ask('export')}>
+            <span class="spectrum-Button-label">Back up…</span>
+          </button>
+          <button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeM" type="button" @click=${() => this.ask('import')}>
+            <span class="spectrum-Button-label">Restore…</span>
+          </button>
+        </div>
+        ${this.backupOutcome ? html`<p class="ok" role="status">${this.backupOutcome}</p>` : ''}
       </section>
       <section class="card">
         <h2>Waiting for you</h2>

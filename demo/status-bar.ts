@@ -39,7 +39,7 @@ export class StatusBar extends LitElement {
       ${s.waiting.length ? html`<span class="badge refused">${s.waiting.length} waiting</span>` : ''}
       ${
         s.backupReminder === 'due'
-          ? html`<span class="muted">back up your secrets</span>
+          ? html`<a href="#secrets" @click=${this.toBackups}>back up your secrets</a>
             <button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeS" @click=${this.dismiss}>
               <span class="spectrum-Button-label">Dismiss</span>
             </button>`
@@ -50,6 +50,15 @@ export class StatusBar extends LitElement {
   }
 
   private dismiss = () => void this.page?.request('dismissBackupReminder', {});
+  /** The reminder leads to Settings › Secrets › Backups ("Back up…"). */
+  private toBackups = () => {
+    requestAnimationFrame(() => {
+      const app = document.querySelector('demo-app');
+      const card = app?.shadowRoot?.querySelector('demo-secrets')?.shadowRoot?.querySelector('#backups');
+      card?.scrollIntoView({ block: 'center' });
+      card?.querySelector('button')?.focus();
+    });
+  };
 }
 
 customElements.define('demo-status', StatusBar);

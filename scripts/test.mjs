@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureDeps } from './ensure-deps.mjs';
 import { ensureChromium } from './chromium.mjs';
 import { ensureFirefox } from './firefox.mjs';
+import { ensureAge } from './age.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
@@ -34,6 +35,8 @@ try {
   ensureDeps();
   if (engines.includes('chromium')) process.env.CHROME_PATH ||= ensureChromium();
   if (engines.includes('firefox')) process.env.FIREFOX_PATH ||= ensureFirefox();
+  // Debian's age reads and writes the backup tests' files (test/plugins/age.mjs).
+  process.env.AGE_PATH ||= ensureAge();
   if (existsSync(`${root}scripts/endpoints.mjs`)) run('node', ['scripts/endpoints.mjs']);
   console.log('Typechecking (tsc --noEmit)…');
   run('npx', ['--no-install', 'tsc', '--noEmit', '-p', '.']);

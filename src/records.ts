@@ -333,6 +333,17 @@ export class Records {
     }
   }
 
+  /** Every placeholder in the vault, of every namespace: a restore keeps a file's placeholder only when it is free. */
+  async placeholders(): Promise<Set<string>> {
+    const taken = new Set<string>();
+    let cursor = await this.db.transaction('records').store.index('byPlaceholder').openKeyCursor();
+    while (cursor) {
+      taken.add(cursor.key);
+      cursor = await cursor.continue();
+    }
+    return taken;
+  }
+
   async dismissReminder(namespace: string): Promise<void> {
     const tx = this.db.transaction('namespaces', 'readwrite');
     const meta = (await tx.store.get(namespace)) ?? emptyMeta(namespace);

@@ -17,6 +17,8 @@ async function openPopup() {
   await button.until('ready');
   await clickButton(button);
   await popup.wait();
+  // The first popup of a run loads its modules while the machine is busy: wait for it to be ready.
+  await popup.shows('Backups', 30_000);
   await executeServerCommand('downloads', { action: 'allow', url: POPUP });
   return button;
 }
@@ -101,15 +103,16 @@ describe('backups and restores in the popup (Chromium only)', function () {
     await button.until('waiting');
     await clickButton(button);
     await popup.wait();
-    await popup.shows('Back up your secrets');
+    await popup.shows('Back up your secrets', 30_000);
     await popup.click('Cancel');
     await page.until((e) => e.op === 'status' && e.status.waiting.length === 0, 0, 10_000);
     expect((await page.request('cancel', { request })).state).to.equal('cancelled');
     await button.until('ready');
   });
 
-  it('restores a file made with age -p -a, keeping its placeholders, and finishes the page’s import request', async () => {
+  it('restores a file made with age -p -a, keeping its free placeholders, renaming a taken one, and finishes the page’s import request', async () => {
     const page = await welcomed();
+    const here = await page.request('put', { name: 'HERE_TOKEN', value: canary('here') });
     const { request } = await page.request('import');
     const json = JSON.stringify({
       format: 'slicc-vault-backup',
@@ -126,6 +129,7 @@ describe('backups and restores in the popup (Chromium only)', function () {
           createdAt: 1,
           updatedAt: 2,
         },
+        { name: 'MOVED_TOKEN', kind: 'secret', source: 'settings', placeholder: here.placeholder, value: canary('moved'), createdAt: 1, updatedAt: 2 },
         {
           name: 'bad name',
           kind: 'secret',
@@ -142,7 +146,7 @@ describe('backups and restores in the popup (Chromium only)', function () {
     await button.until('waiting');
     await clickButton(button);
     await popup.wait();
-    await popup.shows('Restore secrets');
+    await popup.shows('Restore secrets', 30_000);
     await drop(armored, 'from-age.age');
     await popup.fill('backup-passphrase', PASS);
     await popup.click('Decrypt and check');
@@ -150,15 +154,19 @@ describe('backups and restores in the popup (Chromium only)', function () {
     expect(preview).to.contain('This backup is of another site, https://old.sliccy.ai.');
     expect(preview).to.match(/GH_TOKEN\s+secret\s+new/);
     expect(preview).to.match(/bad name\s+—?\s*secret\s+invalid: a secret's name must be an environment variable name/);
+    // HERE_TOKEN's placeholder is taken: MOVED_TOKEN gets a fresh one, and the preview says so.
+    const moved = /MOVED_TOKEN: (fnox_proxy_[0-9a-f]{24}) becomes (fnox_proxy_[0-9a-f]{24})/.exec(preview.replace(/\s+/g, ' '));
+    expect(moved?.[1]).to.equal(here.placeholder);
     const since = page.events.length;
-    await popup.click('Restore 1 record');
-    await popup.shows('Restored: 1 added, 0 replaced, 1 skipped.');
+    await popup.click('Restore 2 records');
+    await popup.shows('Restored: 2 added, 0 replaced, 1 skipped.');
     const event = await page.until((e) => e.op === 'placeholders', since, 10_000);
-    expect(event.placeholders).to.deep.equal(['fnox_proxy_00000000000000000000aaaa']);
-    const [secret] = (await listed(page)).secrets;
-    expect(secret).to.include({ name: 'GH_TOKEN', source: 'import:slicc-vault', placeholder: 'fnox_proxy_00000000000000000000aaaa' });
+    expect(event.placeholders).to.deep.equal(['fnox_proxy_00000000000000000000aaaa', here.placeholder, moved![2]].sort());
+    const secrets = (await listed(page)).secrets;
+    expect(secrets.find((s: any) => s.name === 'GH_TOKEN')).to.include({ source: 'import:slicc-vault', placeholder: 'fnox_proxy_00000000000000000000aaaa' });
+    expect(secrets.find((s: any) => s.name === 'MOVED_TOKEN')).to.include({ source: 'import:slicc-vault', placeholder: moved![2] });
     const [entry] = (await page.request('audit', { limit: 1 })).audit;
-    expect(entry).to.include({ type: 'import', source: 'import:slicc-vault', count: 2, added: 1, replaced: 0, skipped: 1 });
+    expect(entry).to.include({ type: 'import', source: 'import:slicc-vault', count: 3, added: 2, replaced: 0, skipped: 1 });
     expect((await page.request('cancel', { request })).state).to.equal('done');
   });
 

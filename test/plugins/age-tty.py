@@ -9,7 +9,8 @@ import sys
 passphrase = os.environ["AGE_PASSPHRASE"].encode()
 pid, fd = pty.fork()
 if pid == 0:
-    os.execvp("age", ["age", *sys.argv[1:]])
+    age = os.environ.get("AGE_PATH") or "age"
+    os.execvp(age, [age, *sys.argv[1:]])
 said = b""
 answered = 0
 while True:
