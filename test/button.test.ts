@@ -66,7 +66,8 @@ describe('the lock button', () => {
     await wait(250);
     expect(said).to.deep.equal([]);
     frame.contentWindow!.postMessage({ type: 'slicc-vault-button', v: 1, theme: 'dark', scale: 'large' }, origins.vault);
-    await waitUntil(() => said.length > 0, 'the button answers the hello', { timeout: 5000 });
+    // It says `connecting` first, then `ready` once a frame of the namespace has told it.
+    await waitUntil(() => (said.at(-1) as { availability?: string } | undefined)?.availability === 'ready', 'the button says ready', { timeout: 5000 });
     expect(said.at(-1)).to.deep.equal({ type: 'slicc-vault-button', v: 1, availability: 'ready' });
     const look = await executeServerCommand('window', {
       action: 'evaluate',
