@@ -1,7 +1,8 @@
 import { LitElement, type PropertyValues, css, html, nothing } from 'lit';
 import { BackupController, type BackupModel } from './backup-controller.ts';
 import { BACKUP_TITLES, type Parts, backupScreen, backupStyles } from './backup-screens.ts';
-import { LockController, type PopupModel, type PopupState, type Screen } from './lock-controller.ts';
+import { AUTO_LOCK_CHOICES, type AutoLockMs } from '../src/contract.ts';
+import { LockController, type PopupModel, type PopupState, type Screen, autoLockText } from './lock-controller.ts';
 import { spectrumClass, spectrumSheets } from './spectrum.ts';
 
 const TITLES: Record<Screen, string> = {
@@ -63,7 +64,8 @@ export class VaultPopup extends LitElement {
         color: var(--spectrum-neutral-subdued-content-color-default);
         font-size: var(--spectrum-font-size-75);
       }
-      input {
+      input,
+      select {
         box-sizing: border-box;
         inline-size: 100%;
         margin-block-end: var(--spectrum-spacing-300);
@@ -74,7 +76,8 @@ export class VaultPopup extends LitElement {
         color: var(--spectrum-neutral-content-color-default);
         font: inherit;
       }
-      input:focus-visible {
+      input:focus-visible,
+      select:focus-visible {
         outline: var(--spectrum-focus-indicator-thickness, 2px) solid var(--spectrum-focus-indicator-color);
         outline-offset: 1px;
       }
@@ -129,7 +132,13 @@ export class VaultPopup extends LitElement {
     const backup = this.backup?.state;
     const outcome = this.model.state.outcome ?? backup?.outcome ?? null;
     const busy = this.model.state.busy || !!backup?.busy;
-    return html`<main class=${spectrumClass(theme, scale)} aria-busy=${busy ? 'true' : 'false'}>
+    // Any press or key in the popup is the person using the vault: auto-lock starts again.
+    return html`<main
+      class=${spectrumClass(theme, scale)}
+      aria-busy=${busy ? 'true' : 'false'}
+      @pointerdown=${() => this.model.touch()}
+      @keydown=${() => this.model.touch()}
+    >
       <h1 tabindex="-1">${task ? BACKUP_TITLES[task] : TITLES[screen]}</h1>
       ${task ? backupScreen(this.backup, this.parts) : this.screen(screen)}
       <div role="status" aria-live="polite">
@@ -216,9 +225,11 @@ export class VaultPopup extends LitElement {
       case 'unlocked':
         return html`<p>
             Locked with ${lock?.passkey && lock.passphrase ? 'a passkey and a passphrase' : lock?.passkey ? 'a passkey' : 'a passphrase'}. It is open
-            now, and stays open until you lock it or close every SLICC window.
+            now, and stays open until you lock it, ${lock?.autoLockMs ? `it goes ${autoLockText(lock.autoLockMs)} without use,` : ''} or every SLICC
+            window is closed.
           </p>
           <div class="actions">${this.button('Lock now', () => this.model.lockNow(), 'accent')}</div>
+          ${this.autoLockChoice(lock?.autoLockMs ?? null)}
           <div class="actions">
             ${lock?.passkey ? nothing : this.button('Add a passkey', () => (lock?.passphrase ? this.model.go('add-passkey') : this.model.addPasskey()))}
             ${lock?.passphrase ? this.button('Change the passphrase', () => this.model.go('change-passphrase')) : this.button('Add a passphrase', () => this.model.go('set-passphrase'))}
@@ -257,6 +268,19 @@ export class VaultPopup extends LitElement {
           }
           <div class="actions">${this.back('unlocked')}</div>`;
     }
+  }
+
+  /** Auto-lock's idle time (README, Key store and lock): never, 15 minutes, 1 hour or 4 hours without use. */
+  private autoLockChoice(current: AutoLockMs | null) {
+    const chosen = (event: Event) => {
+      const value = (event.target as HTMLSelectElement).value;
+      void this.model.setAutoLock(value === 'never' ? null : (Number(value) as AutoLockMs));
+    };
+    return html`<label for="autolock">Lock by itself</label>
+      <select id="autolock" ?disabled=${this.model.state.busy} @change=${chosen}>
+        <option value="never" ?selected=${current === null}>Never</option>
+        ${AUTO_LOCK_CHOICES.map((ms) => html`<option value=${ms} ?selected=${current === ms}>After ${autoLockText(ms)} without use</option>`)}
+      </select>`;
   }
 
   /** "Back up…" and "Restore…", with the vault unlocked (README, Backup and restore). */

@@ -2,7 +2,8 @@
 // and what the person asked for. It keeps the screen and the outcome in plain words; the element
 // renders them and forwards the person's intents. No value or passphrase is ever kept or shown.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { LockState } from '../src/contract.ts';
+import type { AutoLockMs, LockState } from '../src/contract.ts';
+import { AutoLock } from '../src/autolock.ts';
 import { openVaultDb } from '../src/db.ts';
 import { KeyRing } from '../src/keyring.ts';
 import { Lock, LockError, type Proof } from '../src/lock.ts';
@@ -46,9 +47,21 @@ export interface PopupIntents {
   setPassphrase(passphrase: string, again: string, proof?: Proof): Promise<void>;
   addPasskey(proof?: Proof): Promise<void>;
   removeLock(proof: Proof): Promise<void>;
+  /** Auto-lock's idle time (README, Key store and lock): one of AUTO_LOCK_CHOICES, or `null` for never. */
+  setAutoLock(afterMs: AutoLockMs | null): Promise<void>;
+  /** The person pressed or typed in the popup: a use, for auto-lock. */
+  touch(): void;
 }
 
 export type PopupModel = PopupIntents & { readonly state: PopupState };
+
+/** An idle time in words: "15 minutes", "1 hour", "4 hours". */
+export function autoLockText(ms: AutoLockMs): string {
+  const minutes = ms / 60_000;
+  if (minutes < 60) return `${minutes} minutes`;
+  const hours = minutes / 60;
+  return `${hours} hour${hours === 1 ? '' : 's'}`;
+}
 
 const plain = (text: string) => text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? '' : '.');
 
@@ -70,6 +83,7 @@ export class LockController implements ReactiveController, PopupModel {
   state: PopupState;
   private lock?: Lock;
   private ring?: KeyRing;
+  private autoLock?: AutoLock;
   private bus?: BroadcastChannel;
   /** Opened by the button to unlock: it closes itself once unlocked. */
   private readonly closeAfterUnlock: boolean;
@@ -90,12 +104,26 @@ export class LockController implements ReactiveController, PopupModel {
   }
 
   hostDisconnected() {
+    this.autoLock?.close();
     this.ring?.close();
     this.bus?.close();
   }
 
   go(screen: Screen) {
     this.set({ screen, outcome: null });
+  }
+
+  touch() {
+    void this.autoLock?.used();
+  }
+
+  setAutoLock(afterMs: AutoLockMs | null) {
+    return this.act(async () => {
+      await this.lock!.setAutoLock(afterMs);
+      await this.autoLock?.arm();
+      const text = afterMs === null ? 'The vault stays unlocked until you lock it.' : `The vault locks by itself after ${autoLockText(afterMs)} without use.`;
+      this.set({ outcome: { kind: 'success', text } });
+    });
   }
 
   unlock(proof: Proof) {
@@ -160,9 +188,13 @@ export class LockController implements ReactiveController, PopupModel {
       this.lock = new Lock(db, { iterations: config.passphraseIterations, rpName: config.name });
       this.ring = await KeyRing.open(db);
       this.ring.onChange(() => this.refresh());
-      // Another popup may set or remove a lock: the vault's bus says so.
+      this.autoLock = new AutoLock(db, this.ring);
+      // Another popup may set or remove a lock, or change auto-lock: the vault's bus says so.
       this.bus = new BroadcastChannel(CHANNEL);
-      this.bus.onmessage = () => void this.refresh();
+      this.bus.onmessage = () => {
+        void this.autoLock?.arm();
+        void this.refresh();
+      };
       await this.refresh();
     } catch (error) {
       console.error(`slicc-vault: the lock popup could not start: ${(error as Error).message}`);
@@ -172,6 +204,12 @@ export class LockController implements ReactiveController, PopupModel {
 
   /** Follows the lock and key as they are now, keeping a form open while it still applies. */
   private async refresh() {
+    if (this.ring!.keyLost) {
+      // README, Key store and lock: records exist but no slot is left; never a new key.
+      const text = "The vault's key is gone: secrets are stored here, but no key is left to open them. Nothing new is written until it is restored.";
+      this.set({ screen: 'broken', outcome: { kind: 'error', text } });
+      return;
+    }
     const lock = await this.lock!.state();
     const unlocked = this.ring!.key !== null;
     const base: Screen = !lock ? 'auto' : unlocked ? 'unlocked' : 'locked';
@@ -192,6 +230,7 @@ export class LockController implements ReactiveController, PopupModel {
 
   private async act(work: () => Promise<void>) {
     if (this.state.busy) return;
+    this.touch();
     this.set({ busy: true, outcome: null });
     try {
       await work();

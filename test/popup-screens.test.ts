@@ -38,6 +38,15 @@ const CASES: Case[] = [
   { name: 'add-passkey', screen: 'add-passkey', lock: { passphrase: true, passkey: false, autoLockMs: null } },
   { name: 'add-passphrase', screen: 'set-passphrase', lock: { passphrase: false, passkey: true, autoLockMs: null } },
   { name: 'change-passphrase', screen: 'change-passphrase', lock: BOTH },
+  {
+    name: 'key-lost',
+    screen: 'broken',
+    lock: null,
+    outcome: {
+      kind: 'error',
+      text: "The vault's key is gone: secrets are stored here, but no key is left to open them. Nothing new is written until it is restored.",
+    },
+  },
   { name: 'remove', screen: 'remove', lock: BOTH },
   {
     name: 'no-prf',
@@ -73,6 +82,8 @@ function model(state: Partial<PopupState>): PopupModel & { asked: unknown[][] } 
     setPassphrase: record('setPassphrase'),
     addPasskey: record('addPasskey'),
     removeLock: record('removeLock'),
+    setAutoLock: record('setAutoLock'),
+    touch: () => undefined,
   };
 }
 
@@ -137,6 +148,28 @@ describe('the lock popup, screen by screen', () => {
     ]);
     expect(await labels({ passphrase: false, passkey: true, autoLockMs: null })).to.deep.equal(['Lock now', 'Add a passphrase', 'Remove the lock']);
     expect(await labels(BOTH)).to.deep.equal(['Lock now', 'Change the passphrase', 'Remove the lock']);
+  });
+
+  it('offers auto-lock, unlocked: never, 15 minutes, 1 hour or 4 hours without use, and hands the choice to the model', async () => {
+    const { root, m } = await render({ screen: 'unlocked', lock: { passphrase: true, passkey: false, autoLockMs: 3_600_000 } });
+    const select = root.querySelector<HTMLSelectElement>('select#autolock')!;
+    expect(root.querySelector('label[for=autolock]')!.textContent!.trim()).to.equal('Lock by itself');
+    expect([...select.options].map((o) => o.textContent!.trim())).to.deep.equal([
+      'Never',
+      'After 15 minutes without use',
+      'After 1 hour without use',
+      'After 4 hours without use',
+    ]);
+    expect(select.value).to.equal('3600000');
+    expect(root.querySelector('p')!.textContent).to.contain('it goes 1 hour without use');
+    select.value = '900000';
+    select.dispatchEvent(new Event('change'));
+    select.value = 'never';
+    select.dispatchEvent(new Event('change'));
+    expect(m.asked).to.deep.equal([
+      ['setAutoLock', 900_000],
+      ['setAutoLock', null],
+    ]);
   });
 
   it('says outcomes in a live region: successes as status, errors as alerts', async () => {
