@@ -40,11 +40,11 @@ const origins = {
 const embedders = [origins.embedder, origins.other];
 
 await Promise.all([
-  startServer(vaultServerConfig({ port: vaultPort, embedders })),
-  startServer(vaultServerConfig({ port: otherPort, embedders })),
-  startServer(vaultServerConfig({ port: strangerPort, embedders })),
+  startServer(vaultServerConfig({ port: vaultPort, embedders, fixtures: true })),
+  startServer(vaultServerConfig({ port: otherPort, embedders, fixtures: true })),
+  startServer(vaultServerConfig({ port: strangerPort, embedders, fixtures: true })),
   // A vault whose embedders.json is not a list of origins: it must answer nobody.
-  startServer(vaultServerConfig({ port: brokenPort, embedders: { origins: embedders }, ancestors: embedders })),
+  startServer(vaultServerConfig({ port: brokenPort, embedders: { origins: embedders }, ancestors: embedders, fixtures: true })),
 ]);
 
 // Which engines run (README, Tests: two engines): both unless ENGINES names fewer, e.g.

@@ -46,16 +46,41 @@ export function documentHeaders(path, embedders) {
 }
 
 /**
+ * What the vault origin serves besides its documents (README, Documents and hosting): the modules
+ * they load, compiled from `components/` and `src/`, the packages they import, and `package.json`
+ * (whose version `src/vault.ts` imports; the build bundles it). Never a test,
+ * a script, the demo or anything else of the repository, since any page at the vault origin
+ * could ask for the key.
+ */
+const ASSETS = [/^\/package\.json$/, /^\/components\/[\w./-]+\.(ts|js|css)$/, /^\/src\/[\w./-]+\.(ts|js|json)$/, /^\/node_modules\/[\w@./+-]+$/];
+/** The vault-origin pages of the tests (reset, a frame with a test clock, a probe), only when asked for. */
+const FIXTURES = /^\/test\/fixtures\/[\w.-]+\.(html|ts)$/;
+
+/** Whether the vault origin serves `path` (after the documents' own names are mapped). */
+export function servedAtVaultOrigin(path, { fixtures = false } = {}) {
+  if (path.includes('..') || path.includes('//') || /\.test\.[a-z]+$/.test(path)) return false;
+  return Object.values(DOCUMENTS).includes(path) || ASSETS.some((pattern) => pattern.test(path)) || (fixtures && FIXTURES.test(path));
+}
+
+/**
  * A dev-server config for the vault origin. `embedders` replaces `static/embedders.json` when
  * given (tests and `npm start` allow their own embedder origins); `config` likewise `config.json`.
- * `ancestors` (default: the embedders) sets `frame-ancestors`.
+ * `ancestors` (default: the embedders) sets `frame-ancestors`. `fixtures` also serves the tests'
+ * vault-origin pages (`test/fixtures/`); only the test runner asks for them.
  */
-export function vaultServerConfig({ port, hostname = '127.0.0.1', embedders, config, ancestors = embedders ?? staticEmbedders() }) {
+export function vaultServerConfig({ port, hostname = '127.0.0.1', embedders, config, ancestors = embedders ?? staticEmbedders(), fixtures = false }) {
   return {
     ...baseServerConfig({ port, hostname }),
     middleware: [
       async (ctx, next) => {
         const mapped = DOCUMENTS[ctx.path];
+        if (!mapped && !servedAtVaultOrigin(ctx.path, { fixtures })) {
+          ctx.status = 404;
+          ctx.type = 'text/plain';
+          ctx.body = 'not part of the vault';
+          ctx.set(SHARED_HEADERS);
+          return;
+        }
         if (mapped === '/static/embedders.json' && embedders) {
           ctx.type = 'application/json';
           ctx.body = JSON.stringify(embedders);
@@ -66,7 +91,8 @@ export function vaultServerConfig({ port, hostname = '127.0.0.1', embedders, con
           ctx.url = mapped;
         }
         await next();
-        const headers = ctx.path.startsWith('/static/') && ctx.path.endsWith('.html') ? documentHeaders(ctx.path, ancestors) : SHARED_HEADERS;
+        // Every document gets the production headers, a test page on the vault origin too.
+        const headers = ctx.path.endsWith('.html') ? documentHeaders(ctx.path, ancestors) : SHARED_HEADERS;
         ctx.set(headers);
       },
     ],

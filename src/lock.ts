@@ -372,13 +372,18 @@ export class Lock {
         if (error instanceof LockError && error.reason === 'cancelled') await this.attempts(slot, (n) => Math.max(0, n - 1));
         throw error;
       }
-      if (!output) throw new LockError('wrong-passkey', "that passkey doesn't unlock this vault");
+      if (!output) {
+        await this.attempts(slot, (n) => n, this.now());
+        throw new LockError('wrong-passkey', "that passkey doesn't unlock this vault");
+      }
       wrappingKey = await passkeyKey(output);
     }
     let raw: Uint8Array<ArrayBuffer>;
     try {
       raw = await unwrapRaw(slot, wrappingKey);
     } catch {
+      // Counted already; the wait runs from the failure, as the person sees it.
+      await this.attempts(slot, (n) => n, this.now());
       throw slot.slot === 'passphrase'
         ? new LockError('wrong-passphrase', 'wrong passphrase')
         : new LockError('wrong-passkey', "that passkey doesn't unlock this vault");
@@ -410,13 +415,13 @@ export class Lock {
   }
 
   /** Changes the attempt count on the slot as stored now, if it is still the same slot. */
-  private async attempts(slot: LockSlot, count: (failures: number) => number) {
+  private async attempts(slot: LockSlot, count: (failures: number) => number, at?: number) {
     const tx = this.db.transaction('keys', 'readwrite');
     const stored = (await tx.store.get(slot.slot)) as LockSlot | undefined;
     if (stored && stored.createdAt === slot.createdAt) {
       const failures = count(stored.failures ?? 0);
       const { failures: _f, failedAt, ...rest } = stored;
-      await tx.store.put((failures > 0 ? { ...rest, failures, failedAt } : rest) as KeySlot);
+      await tx.store.put((failures > 0 ? { ...rest, failures, failedAt: Math.max(at ?? 0, failedAt ?? 0) } : rest) as KeySlot);
     }
     await tx.done;
   }
