@@ -91,8 +91,9 @@ export function vaultServerConfig({ port, hostname = '127.0.0.1', embedders, con
           ctx.url = mapped;
         }
         await next();
-        // Every document gets the production headers, a test page on the vault origin too.
-        const headers = ctx.path.endsWith('.html') ? documentHeaders(ctx.path, ancestors) : SHARED_HEADERS;
+        // Every document of the vault gets the production headers; the tests' own pages (one of them
+        // plays an embedder) only the shared ones.
+        const headers = ctx.path.startsWith('/static/') && ctx.path.endsWith('.html') ? documentHeaders(ctx.path, ancestors) : SHARED_HEADERS;
         ctx.set(headers);
       },
     ],
