@@ -104,6 +104,8 @@ function models(backup: Partial<BackupState>, theme: 'light' | 'dark', screen: P
     setPassphrase: record('setPassphrase'),
     addPasskey: record('addPasskey'),
     removeLock: record('removeLock'),
+    setAutoLock: record('setAutoLock'),
+    touch: () => undefined,
   };
   const model: BackupModel = {
     state: { task: null, busy: false, working: null, outcome: null, pending: [], available: true, preview: null, fileName: null, ...backup },
