@@ -130,7 +130,8 @@ export class Gateway {
     connection.tail = connection.tail.then(async () => {
       try {
         const reply = await this.answer(connection, data, ports);
-        if (reply) connection.port.postMessage(reply);
+        // An agent's scrubbed bytes are the vault's own: transferred, not copied (README, Limits).
+        if (reply) connection.port.postMessage(reply, bounded ? replyBuffers(reply) : []);
       } finally {
         connection.waiting--;
         connection.waitingBytes -= bytes;
@@ -240,4 +241,14 @@ export class Gateway {
       }
     }
   }
+}
+
+/** The buffers of a reply's scrubbed bytes (`texts`, `chunk`), each once. */
+function replyBuffers(reply: object): ArrayBuffer[] {
+  const { texts, chunk } = reply as { texts?: unknown; chunk?: unknown };
+  const buffers = new Set<ArrayBuffer>();
+  for (const t of [...(Array.isArray(texts) ? texts : []), chunk]) {
+    if (t instanceof Uint8Array && t.buffer instanceof ArrayBuffer && t.byteLength > 64 * 1024) buffers.add(t.buffer);
+  }
+  return [...buffers];
 }

@@ -13,10 +13,11 @@ export const SLICE_MS = 8;
 
 const enc = new TextEncoder();
 
-/** Gives the thread back: other tasks (the embedder's, other ports') run before this goes on. */
+/**
+ * Gives the thread back: tasks already waiting (the embedder's, other ports') run before this goes
+ * on. A posted message, not `scheduler.yield()`, whose continuation would go ahead of them.
+ */
 export function yieldThread(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (scheduler?.yield) return scheduler.yield();
   return new Promise((resolve) => {
     const { port1, port2 } = new MessageChannel();
     port1.onmessage = () => {

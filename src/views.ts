@@ -30,6 +30,20 @@ export const endpointReason = (secret: string) => `${secret}: ${ENDPOINT_REASON}
  */
 export function withoutEndpointRules(policy: Policy, endpoints: readonly Endpoint[]): { policy: Policy; refused: RefusedRule[] } {
   if (!policy.config) return { policy, refused: [] };
+  // Worked out once per parsed file and set of endpoints, not on every view (README, Limits): the
+  // parse is cached per SHA-256, so the same file is the same object here.
+  const key = JSON.stringify(endpoints);
+  const known = inEffect.get(policy.config);
+  if (known?.key === key) return { policy: { ...policy, config: known.config }, refused: known.refused };
+  const result = filterEndpointRules(policy, endpoints);
+  inEffect.set(policy.config, { key, config: result.policy.config!, refused: result.refused });
+  return result;
+}
+
+const inEffect = new WeakMap<NonNullable<Policy['config']>, { key: string; config: NonNullable<Policy['config']>; refused: RefusedRule[] }>();
+
+function filterEndpointRules(policy: Policy, endpoints: readonly Endpoint[]): { policy: Policy; refused: RefusedRule[] } {
+  if (!policy.config) return { policy, refused: [] };
   const refused: RefusedRule[] = [];
   const rules = policy.config.rules.filter(({ secret, ...rule }) => {
     if (!ruleOnlyReachesEndpoints(rule, endpoints)) return true;

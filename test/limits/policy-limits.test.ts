@@ -68,12 +68,11 @@ describe('policy files are bounded', () => {
     }
   });
 
-  it('refuses 200,000 levels of nesting in a few milliseconds', async () => {
+  it('refuses 200,000 levels of nesting, its scan stopping at the first level past the limit', async () => {
     const text = `x = ${'['.repeat(200_000)}${']'.repeat(200_000)}\n`;
-    const started = performance.now();
+    expect(tomlDepth(text, MAX_TOML_DEPTH)).to.equal(MAX_TOML_DEPTH + 1);
     const verdict = await checkAttestation(await attest(SECRETS, text));
-    expect(verdict.trusted).to.equal(false);
-    expect(performance.now() - started).to.be.below(50);
+    expect(verdict).to.include({ trusted: false, reason: 'bytes are nested deeper than 32 tables and arrays' });
   });
 
   it('takes 4,096 rules and refuses 4,097', async () => {

@@ -1,0 +1,178 @@
+// The hostile input classes of README, Limits, each run against the real vault and against a bare
+// echo document on the vault's origin with the same messages, while a heartbeat in the embedder
+// measures the longest time its main thread (which the same-site vault frame shares) was held.
+// Used by test/stress.test.ts (which asserts) and bench/stress.bench.mjs (which prints).
+
+export interface Port {
+  /** Sends `{ v: 1, id, op, ...fields }` and resolves with its reply. */
+  request(op: string, fields?: Record<string, unknown>, transfer?: Transferable[]): Promise<any>;
+}
+
+/** A heartbeat: a message loop whose longest gap is the longest the thread was held. */
+export function heartbeat() {
+  const channel = new MessageChannel();
+  let last = performance.now();
+  let worst = 0;
+  let running = true;
+  channel.port1.onmessage = () => {
+    const now = performance.now();
+    if (now - last > worst) worst = now - last;
+    last = now;
+    if (running) channel.port2.postMessage(null);
+  };
+  channel.port2.postMessage(null);
+  return {
+    /** Runs `work`, answering the longest gap while it ran (the beat after it included). */
+    async during(work: () => Promise<unknown>): Promise<number> {
+      last = performance.now();
+      worst = 0;
+      await work();
+      // One more beat, so a block at the very end counts.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const now = performance.now();
+      return Math.max(worst, now - last);
+    },
+    stop() {
+      running = false;
+      channel.port1.close();
+    },
+  };
+}
+
+const enc = new TextEncoder();
+const user = { pid: 4242, ppid: 1, uid: 1000, gid: 1000, tag: 'stress' };
+const P = 'fnox_proxy_0123456789abcdef01234567';
+
+export type Attester = (path: string, text: string) => Promise<unknown>;
+
+/** One class: a few ops; each op is a list of requests, on the agent port or the page port. */
+export interface StressClass {
+  name: string;
+  /** Runs once before, on the vault only (values to scrub with, say). */
+  setup?: (page: Port, agent: Port) => Promise<void>;
+  /** The ops, each timed on its own; `port` picks the agent or page port. */
+  ops: (attest: Attester) => Promise<{ port: 'agent' | 'page'; op: string; fields: () => Record<string, unknown>; transfer?: boolean }[]>;
+}
+
+const bytes = (n: number, fill = 0x61) => new Uint8Array(n).fill(fill);
+const value = (i: number, size: number) => `v${i}-${'x'.repeat(size - 12)}-${String(i).padStart(5, '0')}`.slice(0, size);
+
+export const CLASSES: StressClass[] = [
+  {
+    name: 'huge redact (one 64 MiB text)',
+    setup: async (page) => void (await page.request('put', { name: 'STRESS_KEY', value: 'stress-value-0123456789' })),
+    ops: async () => [{ port: 'agent', op: 'redact', fields: () => ({ texts: [bytes(64 << 20)] }), transfer: true }],
+  },
+  {
+    name: 'many texts (10,000 of 1 KiB)',
+    setup: async (page) => void (await page.request('put', { name: 'STRESS_KEY', value: 'stress-value-0123456789' })),
+    ops: async () => [{ port: 'agent', op: 'redact', fields: () => ({ texts: Array.from({ length: 10_000 }, (_, i) => `${i} ${'t'.repeat(1010)}`) }) }],
+  },
+  {
+    name: 'huge /dev/sealed fields (8 MiB provider, name, url)',
+    ops: async () =>
+      ['provider', 'name', 'url'].map((field) => ({
+        port: 'page' as const,
+        op: 'sealed',
+        fields: () => {
+          const big = 'p'.repeat(8 << 20);
+          const req =
+            field === 'provider'
+              ? { op: 'request', kind: 'oauth', provider: big, oauth: {} }
+              : field === 'name'
+                ? { op: 'placeholder', name: big }
+                : { op: 'test', name: 'STRESS', url: `https://a.example/${big}` };
+          return { req, stamp: user };
+        },
+      })),
+  },
+  {
+    name: 'request churn (200 request + cancel, then status)',
+    ops: async () => {
+      const ops = [];
+      for (let i = 0; i < 200; i++) {
+        ops.push({
+          port: 'page' as const,
+          op: 'sealed',
+          fields: () => ({ req: { op: 'request', kind: 'jerk-seal', provider: `p${'q'.repeat(120)}` }, stamp: user }),
+        });
+        ops.push({ port: 'page' as const, op: 'sealed', fields: () => ({ req: { op: 'status' }, stamp: user }) });
+      }
+      return ops;
+    },
+  },
+  {
+    name: 'many large values (48 puts of 64 KiB)',
+    ops: async () =>
+      Array.from({ length: 48 }, (_, i) => ({ port: 'page' as const, op: 'put', fields: () => ({ name: `BIG_${i}`, value: value(i, 65_536) }) })),
+  },
+  {
+    name: 'TOML nesting (a 1 MiB file 500,000 deep)',
+    ops: async (attest) => {
+      const file = await attest('/etc/slicc/secrets-policy.toml', `x = ${'['.repeat(500_000)}${']'.repeat(500_000)}\n`);
+      return [{ port: 'page' as const, op: 'policy', fields: () => ({ files: [file] }) }];
+    },
+  },
+  {
+    name: 'many rules and paths (4,096 rules, 256 paths each in one)',
+    ops: async (attest) => {
+      const paths = `paths = [${Array.from({ length: 256 }, (_, i) => `"/p/${i}"`).join(', ')}]\n`;
+      const rules = Array.from({ length: 4096 }, (_, i) => `[[proxy.rules]]\nsecret = "GH"\ndomain = "h${i}.example"\n${i === 0 ? paths : ''}`).join('');
+      const file = await attest('/etc/fnox/config.toml', `[secrets]\nGH = { provider = "seven", value = "${P}" }\n${rules}`);
+      return [
+        { port: 'page' as const, op: 'policy', fields: () => ({ files: [file] }) },
+        { port: 'page' as const, op: 'status', fields: () => ({}) },
+        { port: 'page' as const, op: 'list', fields: () => ({}) },
+        { port: 'page' as const, op: 'put', fields: () => ({ name: 'GH', value: 'a-value-for-gh-0123' }) },
+      ];
+    },
+  },
+];
+
+export interface ClassResult {
+  name: string;
+  ops: number;
+  /** The longest block of any op of the class, against the vault and against the echo. */
+  vaultMs: number;
+  echoMs: number;
+  /** The longest op's block less its echo's: what the vault itself adds. */
+  worstExcessMs: number;
+  errors: string[];
+}
+
+/** Runs a class: each op against the vault then the same message against the echo. */
+export async function runClass(c: StressClass, ports: { page: Port; agent: Port; echo: Port }, attest: Attester): Promise<ClassResult> {
+  await c.setup?.(ports.page, ports.agent);
+  const ops = await c.ops(attest);
+  const beat = heartbeat();
+  let vaultMs = 0;
+  let echoMs = 0;
+  let worstExcessMs = 0;
+  const errors = new Set<string>();
+  try {
+    for (const o of ops) {
+      // The message is made before the clock starts: making it is the test's work, not the vault's.
+      const message = () => {
+        const fields = o.fields();
+        const transfer = o.transfer ? ((fields.texts as Uint8Array[]) ?? []).map((t) => t.buffer) : [];
+        return (port: Port) => port.request(o.op, fields, transfer);
+      };
+      const toVault = message();
+      const v = await beat.during(async () => {
+        const reply = await toVault(o.port === 'agent' ? ports.agent : ports.page);
+        const error = reply.error ?? reply.reply?.error;
+        if (error) errors.add(`${error.code}: ${error.message}`);
+      });
+      const toEcho = message();
+      const e = await beat.during(() => toEcho(ports.echo));
+      vaultMs = Math.max(vaultMs, v);
+      echoMs = Math.max(echoMs, e);
+      worstExcessMs = Math.max(worstExcessMs, v - e);
+    }
+  } finally {
+    beat.stop();
+  }
+  return { name: c.name, ops: ops.length, vaultMs, echoMs, worstExcessMs, errors: [...errors] };
+}
+
+export { enc };
