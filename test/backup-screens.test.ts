@@ -130,7 +130,8 @@ async function render(backup: Partial<BackupState>, theme: 'light' | 'dark' = 'l
 
 describe('the backup and restore screens', () => {
   for (const theme of ['light', 'dark'] as const) {
-    it(`pass axe on every screen, ${theme}, and are drawn (screenshots)`, async () => {
+    it(`pass axe on every screen, ${theme}, and are drawn (screenshots)`, async function () {
+      this.timeout(120_000); // twelve screens, each checked by axe and drawn
       for (const c of CASES) {
         const { popup, box } = await render(c.backup, theme);
         await expect(popup, c.name).to.be.accessible();
