@@ -54,6 +54,8 @@ export function auditText(e: AuditEntry): string {
       }`;
     case 'export':
       return `backed up ${e.count} record${e.count === 1 ? '' : 's'}`;
+    case 'endpoints':
+      return `registrations ${e.change}: ${[...e.model, ...e.mcp.map((m) => `MCP ${m.server} ${m.url}${m.names ? ` (${m.names.join(', ')})` : ''}`)].join('; ')}`;
     case 'import':
       return `restored from ${e.source === 'import:dotenv' ? 'a .env file' : 'a backup'}: ${e.added} added, ${e.replaced} replaced, ${e.skipped} skipped of ${e.count}`;
   }

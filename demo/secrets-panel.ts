@@ -118,6 +118,34 @@ export class SecretsPanel extends LitElement {
     </tr>`;
   }
 
+  /** Settings › Secrets lists every registration with a remove button (the page's `unregister`). */
+  private registrations() {
+    const registered = this.list?.registered;
+    const rows = [
+      ...(registered?.model ?? []).map((url) => ({ what: 'model', label: url, fields: { model: [url] } })),
+      ...(registered?.mcp ?? []).map((s) => ({
+        what: 'MCP',
+        label: `${s.server} · ${s.url}${s.names ? ` (uses ${s.names.join(', ')})` : ''}`,
+        fields: { mcp: [s.url] },
+      })),
+    ];
+    if (rows.length === 0) return html`<p class="muted">None.</p>`;
+    return html`<ul data-testid="registered">
+      ${rows.map(
+        (r) => html`<li>
+          <span class="muted">${r.what}</span> <span class="mono">${r.label}</span>
+          <button
+            class="spectrum-Button spectrum-Button--outline spectrum-Button--negative spectrum-Button--sizeS"
+            aria-label=${`Remove ${r.label}`}
+            @click=${() => this.act(async () => (await this.page.request('unregister', r.fields), `${r.label} is no longer registered.`))}
+          >
+            <span class="spectrum-Button-label">Remove</span>
+          </button>
+        </li>`,
+      )}
+    </ul>`;
+  }
+
   override render() {
     const list = this.list;
     return html`
@@ -175,6 +203,11 @@ export class SecretsPanel extends LitElement {
             ? html`<ul>${list.refused.map((r) => html`<li><strong>${r.secret}</strong>: <span class="mono">${ruleText(r.rule)}</span> — ${r.reason}</li>`)}</ul>`
             : html`<p class="muted">None.</p>`
         }
+      </section>
+      <section class="card">
+        <h2>Registered endpoints</h2>
+        <p class="hint">Model base URLs and MCP servers the agent registered. The vault never injects a secret there; remove one that shouldn't be.</p>
+        ${this.registrations()}
       </section>
       <section class="card">
         <h2>Audit log</h2>

@@ -193,7 +193,16 @@ export interface ImportEntry {
   skipped: number;
 }
 export type ImportSource = 'import:slicc-vault' | 'import:dotenv';
-export type AuditEntry = ForwardEntry | McpEntry | RevealEntry | SealEntry | RemoveEntry | PolicyEntry | ExportEntry | ImportEntry;
+/** An agent's `endpoints` call that registered something new, or the page's `unregister`: what changed. */
+export interface EndpointsEntry {
+  seq: number;
+  at: EpochMs;
+  type: 'endpoints';
+  change: 'added' | 'removed';
+  model: string[];
+  mcp: McpServerEntry[];
+}
+export type AuditEntry = ForwardEntry | McpEntry | RevealEntry | SealEntry | RemoveEntry | PolicyEntry | ExportEntry | ImportEntry | EndpointsEntry;
 
 export interface AuditPage {
   audit: AuditEntry[];
@@ -214,6 +223,12 @@ export interface VaultList {
   audit: AuditEntry[];
   auditMore: boolean;
   exits: ExitPolicyView;
+  /** The model base URLs and MCP servers the agent registered, for the page to review (`unregister`). */
+  registered: RegisteredEndpoints;
+}
+export interface RegisteredEndpoints {
+  model: string[];
+  mcp: McpServerEntry[];
 }
 
 // ── Policy ──────────────────────────────────────────────────────────────────────────────
@@ -371,6 +386,8 @@ export type Op =
   | { op: 'cancel'; request: string }
   | { op: 'lock' }
   | { op: 'dismissBackupReminder' }
+  /** Removes registrations: model base URLs, and MCP servers by their URL. */
+  | { op: 'unregister'; model?: string[]; mcp?: string[] }
   | { op: 'export' }
   | { op: 'import' }
   | { op: 'policy'; files: Attestation[] }
@@ -421,6 +438,7 @@ export type OpReply =
   | { op: 'cancel'; state: RequestStateName }
   | { op: 'lock' }
   | { op: 'dismissBackupReminder'; backupReminder: BackupReminder }
+  | { op: 'unregister'; registered: RegisteredEndpoints }
   /** The pending `backup` (`restore`) request's id: the person finishes or cancels it in the popup. */
   | { op: 'export' | 'import'; request: string }
   | ({ op: 'policy' } & PolicyResult)

@@ -35,6 +35,7 @@ const PAGE_FIELDS: Record<string, readonly string[]> = {
   cancel: ['request'],
   lock: [],
   dismissBackupReminder: [],
+  unregister: ['model', 'mcp'],
   export: [],
   import: [],
   sealed: ['req', 'stamp'],
@@ -191,6 +192,8 @@ export class Gateway {
         return {};
       case 'dismissBackupReminder':
         return vault.dismissBackupReminder(namespace);
+      case 'unregister':
+        return vault.unregister(namespace, fields.model, fields.mcp);
       case 'export':
         return vault.askBackup(namespace, 'backup');
       case 'import':

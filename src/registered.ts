@@ -3,6 +3,7 @@
 import type { McpServerEntry } from './contract.ts';
 import { type Endpoint, toEndpoint } from './endpoints.ts';
 import { einval } from './errors.ts';
+import { MAX_REGISTERED, MAX_REGISTERED_STARS, MAX_REGISTERED_URL_BYTES, utf8Length } from './limits.ts';
 import { isKernelMcpUrl } from './injector.ts';
 import { RECORD_NAME } from './validate.ts';
 
@@ -16,6 +17,9 @@ export const emptyRegistered = (): Registered => ({ model: [], mcp: [] });
 /** An https base URL on 443 without credentials, query or fragment (or the kernel MCP form). */
 function checkUrl(field: string, url: unknown, kernelForm: boolean): string {
   if (typeof url !== 'string') throw einval(`${field} must be a URL string`);
+  // The limits come first, so no pattern is ever read whole that is longer than them (README, Limits).
+  if (utf8Length(url) > MAX_REGISTERED_URL_BYTES) throw einval(`${field} must be at most ${MAX_REGISTERED_URL_BYTES} bytes`);
+  if (url.split('*').length - 1 > MAX_REGISTERED_STARS) throw einval(`${field} may hold at most ${MAX_REGISTERED_STARS} *`);
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -37,6 +41,8 @@ export function checkRegistration(model: unknown, mcp: unknown): Registered {
   if (model === undefined && mcp === undefined) throw einval('endpoints needs model or mcp');
   if (model !== undefined && !Array.isArray(model)) throw einval('model must be a list of base URLs');
   if (mcp !== undefined && !Array.isArray(mcp)) throw einval('mcp must be a list of servers');
+  // Checked before any entry is read: a longer list could never fit.
+  if ((model?.length ?? 0) + (mcp?.length ?? 0) > MAX_REGISTERED) throw tooMany();
   return {
     model: (model ?? []).map((url: unknown, i: number) => checkUrl(`model[${i}]`, url, false)),
     mcp: (mcp ?? []).map((entry: unknown, i: number): McpServerEntry => {
@@ -58,21 +64,81 @@ export function checkRegistration(model: unknown, mcp: unknown): Registered {
   };
 }
 
-/** Adds new entries (a known MCP server gains names, never loses them); `changed` if anything was new. */
-export function mergeRegistered(current: Registered, added: Registered): { registered: Registered; changed: boolean } {
+const tooMany = () => einval(`a namespace holds at most ${MAX_REGISTERED} registered endpoints; unregister some in Settings`);
+export const count = (r: Registered) => r.model.length + r.mcp.length;
+
+/**
+ * Adds new entries (a known MCP server gains names, never loses them); `changed` if anything was
+ * new, and `added` what was. EINVAL when the namespace would hold more than the limit.
+ */
+export function mergeRegistered(current: Registered, added: Registered): { registered: Registered; changed: boolean; added: Registered } {
   const model = [...new Set([...current.model, ...added.model])];
   const mcp = current.mcp.map((s) => ({ ...s, ...(s.names && { names: [...s.names] }) }));
+  const news: Registered = { model: model.slice(current.model.length), mcp: [] };
   for (const entry of added.mcp) {
     const same = mcp.find((s) => s.server === entry.server && s.url === entry.url);
-    if (!same) mcp.push(entry);
-    else if (entry.names) same.names = [...new Set([...(same.names ?? []), ...entry.names])];
+    if (!same) {
+      mcp.push(entry);
+      news.mcp.push(entry);
+    } else if (entry.names?.some((n) => !(same.names ?? []).includes(n))) {
+      const before = same.names ?? [];
+      same.names = [...new Set([...before, ...entry.names])];
+      news.mcp.push({ server: entry.server, url: entry.url, names: same.names.filter((n) => !before.includes(n)) });
+    }
   }
   const registered = { model, mcp };
-  return { registered, changed: JSON.stringify(registered) !== JSON.stringify(current) };
+  if (count(registered) > MAX_REGISTERED) throw tooMany();
+  return { registered, changed: JSON.stringify(registered) !== JSON.stringify(current), added: news };
+}
+
+/** Checks an `unregister`'s fields: model base URLs and MCP server URLs, as strings. */
+export function checkUnregister(model: unknown, mcp: unknown): { model: string[]; mcp: string[] } {
+  if (model === undefined && mcp === undefined) throw einval('unregister needs model or mcp');
+  const urls = (field: string, list: unknown): string[] => {
+    if (list === undefined) return [];
+    if (!Array.isArray(list) || list.length > MAX_REGISTERED) throw einval(`${field} must be a list of at most ${MAX_REGISTERED} URLs`);
+    return list.map((url, i) => {
+      if (typeof url !== 'string' || utf8Length(url) > MAX_REGISTERED_URL_BYTES) throw einval(`${field}[${i}] must be a registered URL`);
+      return url;
+    });
+  };
+  return { model: urls('model', model), mcp: urls('mcp', mcp) };
+}
+
+/**
+ * Removes the given model URLs and every MCP server at the given URLs; `removed` is what went. A
+ * URL is named as stored or as the page was shown it (`shown`: scrubbed).
+ */
+export function removeRegistered(
+  current: Registered,
+  gone: { model: string[]; mcp: string[] },
+  shown: (text: string) => string = (t) => t,
+): { registered: Registered; removed: Registered } {
+  const named = (list: string[], url: string) => list.includes(url) || list.includes(shown(url));
+  const removed: Registered = {
+    model: current.model.filter((u) => named(gone.model, u)),
+    mcp: current.mcp.filter((s) => named(gone.mcp, s.url)),
+  };
+  return {
+    registered: { model: current.model.filter((u) => !named(gone.model, u)), mcp: current.mcp.filter((s) => !named(gone.mcp, s.url)) },
+    removed,
+  };
 }
 
 /** The refused set: the built-in list and every registered model and MCP URL. */
 export function refusedEndpoints(builtin: readonly Endpoint[], registered: Registered | undefined): Endpoint[] {
   const extra = [...(registered?.model ?? []), ...(registered?.mcp ?? []).map((s) => s.url)].map(toEndpoint).filter((e): e is Endpoint => e !== null);
   return [...builtin, ...extra];
+}
+
+/**
+ * Registrations as the page sees them (`list.registered`, the `endpoints` audit entry): every
+ * agent-chosen string passed through the namespace's scrubber, so a value the agent wrote into a
+ * server name or URL never reaches a reply, event or audit entry (README, Embedding API: values).
+ */
+export function scrubbedRegistered(r: Registered, scrub: (text: string) => string): Registered {
+  return {
+    model: r.model.map(scrub),
+    mcp: r.mcp.map((s) => ({ server: scrub(s.server), url: scrub(s.url), ...(s.names && { names: s.names.map(scrub) }) })),
+  };
 }

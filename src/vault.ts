@@ -23,8 +23,21 @@ import { lockOf } from './keys.ts';
 import { KeyRing } from './keyring.ts';
 import { AutoLock, type Clock, clockOf } from './autolock.ts';
 import { Scrubbers } from './scrubbers.ts';
-import { checkRegistration, emptyRegistered, mergeRegistered, refusedEndpoints } from './registered.ts';
+import {
+  type Registered,
+  checkRegistration,
+  checkUnregister,
+  count,
+  emptyRegistered,
+  mergeRegistered,
+  refusedEndpoints,
+  removeRegistered,
+  scrubbedRegistered,
+} from './registered.ts';
 import { checkAttestation } from './policy/attest.ts';
+
+/** What `list.registered` shows before the first unlock: nothing, since nothing can be scrubbed. */
+const hidden = emptyRegistered;
 import { type Policy, emptyPolicy, mergePolicy, policyOf } from './policy/accepted.ts';
 import type { Endpoint } from './endpoints.ts';
 import { type TestRequest, testVerdict } from './injector.ts';
@@ -142,8 +155,8 @@ export class Vault {
   }
 
   async list(namespace: string): Promise<VaultList> {
-    const { page, refused, secrets, exits } = await this.overview(namespace);
-    return { secrets, refused, audit: page.audit, auditMore: page.more, exits };
+    const { page, refused, secrets, exits, registered } = await this.overview(namespace);
+    return { secrets, refused, audit: page.audit, auditMore: page.more, exits, registered };
   }
 
   /** The `changed` event's fields: every record's view, the exits lines, the newest audit page. */
@@ -159,6 +172,8 @@ export class Vault {
       secrets: records.map((r) => secretView(r, snapshot.policy)),
       exits: exitsView(snapshot.policy),
       refused: snapshot.refused,
+      // Agent-chosen strings, scrubbed; before the first unlock there is no scrubber, and none are shown.
+      registered: ((scrub) => (scrub ? scrubbedRegistered(snapshot.meta.registered ?? emptyRegistered(), scrub) : hidden()))(this.registeredScrub(namespace)),
       page,
     };
   }
@@ -373,16 +388,58 @@ export class Vault {
     await this.announce(namespace, ['audit']);
   }
 
-  /** The agent's `endpoints`: registers model base URLs and MCP servers; they only ever add. */
+  /**
+   * The agent's `endpoints`: registers model base URLs and MCP servers; they only ever add. What is
+   * new is audited (`endpoints`, `added`) in the same transaction; past the limit nothing changes.
+   */
   async registerEndpoints(namespace: string, model: unknown, mcp: unknown) {
-    const added = checkRegistration(model, mcp);
-    const tx = this.db.transaction('namespaces', 'readwrite');
-    const meta = (await tx.store.get(namespace)) ?? emptyMeta(namespace);
-    const { registered, changed } = mergeRegistered(meta.registered ?? emptyRegistered(), added);
-    if (changed) await tx.store.put({ ...meta, registered });
+    const wanted = checkRegistration(model, mcp);
+    // The audit entry shows the agent's strings scrubbed, so the scrubber is needed, as for `redact`.
+    const { scrubber } = await this.scrubber(namespace);
+    const scrub = (text: string) => scrubber.redact(text).text;
+    const tx = this.db.transaction(['namespaces', 'audit'], 'readwrite');
+    const meta = (await tx.objectStore('namespaces').get(namespace)) ?? emptyMeta(namespace);
+    let merged: ReturnType<typeof mergeRegistered>;
+    try {
+      merged = mergeRegistered(meta.registered ?? emptyRegistered(), wanted);
+    } catch (error) {
+      tx.abort();
+      await tx.done.catch(() => {});
+      throw error;
+    }
+    if (merged.changed) {
+      await tx.objectStore('namespaces').put({ ...meta, registered: merged.registered });
+      await addAudit(tx, namespace, this.now(), { type: 'endpoints', change: 'added', ...scrubbedRegistered(merged.added, scrub) });
+    }
+    await tx.done;
+    if (merged.changed) await this.announce(namespace, ['audit']);
+    return { ok: true as const };
+  }
+
+  /**
+   * The page's `unregister`: removes registrations (model base URLs, MCP servers by URL), audits
+   * what went (`endpoints`, `removed`) and pushes `changed`, so the policy in effect is read anew.
+   */
+  async unregister(namespace: string, model: unknown, mcp: unknown): Promise<{ registered: Registered }> {
+    const gone = checkUnregister(model, mcp);
+    const scrub = this.registeredScrub(namespace);
+    const tx = this.db.transaction(['namespaces', 'audit'], 'readwrite');
+    const meta = (await tx.objectStore('namespaces').get(namespace)) ?? emptyMeta(namespace);
+    const { registered, removed } = removeRegistered(meta.registered ?? emptyRegistered(), gone, scrub ?? undefined);
+    const changed = count(removed) > 0;
+    if (changed) {
+      await tx.objectStore('namespaces').put({ ...meta, registered });
+      await addAudit(tx, namespace, this.now(), { type: 'endpoints', change: 'removed', ...(scrub ? scrubbedRegistered(removed, scrub) : hidden()) });
+    }
     await tx.done;
     if (changed) await this.announce(namespace, ['audit']);
-    return { ok: true as const };
+    return { registered: scrub ? scrubbedRegistered(registered, scrub) : hidden() };
+  }
+
+  /** The compiled scrubber as a string function, or null before the first unlock (nothing is shown then). */
+  private registeredScrub(namespace: string): ((text: string) => string) | null {
+    const compiled = this.scrubbers.get(namespace);
+    return compiled ? (text) => compiled.scrubber.redact(text).text : null;
   }
 
   /**
