@@ -111,8 +111,8 @@ describe('registration limits', () => {
       code: 'EINVAL',
       message: 'model[0] must be at most 2048 bytes',
     });
-    expect((await agent.request('endpoints', { mcp: [`https://*.example.com/${'*/'.repeat(7)}x`] })).ok).to.equal(true);
-    expect((await agent.request('endpoints', { mcp: [{ server: 's', url: `https://*.example.com/${'*/'.repeat(8)}x` }] })).error).to.deep.equal({
+    expect((await agent.request('endpoints', { mcp: [`https://mcp.example.com/${'*/'.repeat(8)}x`] })).ok).to.equal(true);
+    expect((await agent.request('endpoints', { mcp: [{ server: 's', url: `https://mcp.example.com/${'*/'.repeat(9)}x` }] })).error).to.deep.equal({
       code: 'EINVAL',
       message: 'mcp[0].url may hold at most 8 *',
     });
