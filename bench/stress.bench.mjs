@@ -19,8 +19,8 @@ const [embedderPort, vaultPort] = await Promise.all([freePort(), freePort()]);
 const embedder = `http://localhost:${embedderPort}`;
 const vault = `http://localhost:${vaultPort}`;
 const servers = await Promise.all([
-  startServer(vaultServerConfig({ port: vaultPort, embedders: [embedder] })),
-  startServer(vaultServerConfig({ port: embedderPort, embedders: [embedder] })),
+  startServer(vaultServerConfig({ port: vaultPort, embedders: [embedder], fixtures: true })),
+  startServer(vaultServerConfig({ port: embedderPort, embedders: [embedder], fixtures: true })),
 ]);
 const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
 try {

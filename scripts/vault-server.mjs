@@ -54,7 +54,7 @@ export function documentHeaders(path, embedders) {
  */
 const ASSETS = [/^\/package\.json$/, /^\/components\/[\w./-]+\.(ts|js|css)$/, /^\/src\/[\w./-]+\.(ts|js|json)$/, /^\/node_modules\/[\w@./+-]+$/];
 /** The vault-origin pages of the tests (reset, a frame with a test clock, a probe), only when asked for. */
-const FIXTURES = /^\/test\/fixtures\/[\w.-]+\.(html|ts)$/;
+const FIXTURES = /^\/(test\/fixtures|bench)\/[\w.-]+\.(html|ts)$/;
 
 /** Whether the vault origin serves `path` (after the documents' own names are mapped). */
 export function servedAtVaultOrigin(path, { fixtures = false } = {}) {
