@@ -46,7 +46,18 @@ const heads = Array.from({ length: 1000 }, (_, j) => {
 });
 // Every record is active: the accepted config's [secrets] holds its placeholder.
 const secrets = Object.fromEntries([...records.values()].map((r) => [r.name, r.placeholder]));
-const input = (head) => ({ head, exit: 'page', rawTraits: { manualRedirects: true }, locked: false, now: Date.now(), records, rules, secrets, exits: {}, refused });
+const input = (head) => ({
+  head,
+  exit: 'page',
+  rawTraits: { manualRedirects: true },
+  locked: false,
+  now: Date.now(),
+  records,
+  rules,
+  secrets,
+  exits: {},
+  refused,
+});
 
 let injected = 0;
 for (const head of heads) if (decideForward(input(head)).inject) injected++;
