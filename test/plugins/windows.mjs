@@ -117,8 +117,13 @@ export function windowsPlugin() {
         case 'evaluate': {
           // An expression in the page, or in its frame whose URL contains `frame`.
           const page = await waitForPage(session, url, ms);
-          const target = payload.frame ? page.frames().find((f) => f.url().includes(payload.frame)) : page;
-          if (!target) throw new Error(`window: no frame whose URL contains ${payload.frame}`);
+          // Firefox's BiDi frame tree can lag a just-loaded iframe, so a frame is waited for.
+          const end = Date.now() + ms;
+          let target = payload.frame ? null : page;
+          while (!target && !(target = page.frames().find((f) => f.url().includes(payload.frame)))) {
+            if (Date.now() > end) throw new Error(`window: no frame whose URL contains ${payload.frame}`);
+            await new Promise((r) => setTimeout(r, 50));
+          }
           return target.evaluate(payload.expression);
         }
         case 'screenshot': {
