@@ -6,7 +6,7 @@
  * function takes the entries as a parameter, so this module imports no JSON.
  */
 import type { Rule } from './contract.ts';
-import { wildcardMatches } from './match.ts';
+import { piecesMatch, wildcardMatches } from './match.ts';
 import { percentDecode } from './urls.ts';
 
 /** The refusal of an injection into a model or MCP endpoint (README, Model and MCP endpoints). */
@@ -71,14 +71,94 @@ export function pathUnder(path: string, prefix: string): boolean {
   return segmentsUnder(broadSegments(path), prefixSegments(prefix));
 }
 
+/**
+ * A path read the broadest way once per decision, for every entry: its segments joined by `/`
+ * (segments hold neither `/` nor `\\`), with where each starts and ends.
+ */
+interface Broad {
+  text: string;
+  start: number[];
+  end: number[];
+  /** Whether the first segment is an API version, once asked. */
+  version?: boolean;
+}
+function readBroad(path: string): Broad {
+  const segments = broadSegments(path);
+  const start: number[] = [];
+  const end: number[] = [];
+  let at = 0;
+  for (const segment of segments) {
+    start.push(at);
+    end.push(at + segment.length);
+    at += segment.length + 1;
+  }
+  return { text: segments.join('/'), start, end };
+}
+
+/**
+ * An entry prepared once: its host's labels, and its path prefix as runs of literal segments
+ * (compared as one string each) and wildcard segments (their literal pieces). Entries are
+ * prepared on first use and kept with the entry object, re-prepared if its text changes.
+ */
+interface PreparedEntry {
+  host: string;
+  path: string;
+  labels: string[];
+  /** Segments in the prefix. */
+  count: number;
+  /** The first segment is a version: it stands for every version segment. */
+  version: boolean;
+  /** Literal segments i..j-1, joined by `/`. */
+  runs: { i: number; j: number; text: string }[];
+  /** Segments holding `*`, split at it. */
+  wild: { i: number; pieces: string[] }[];
+}
+const preparedEntries = new WeakMap<Endpoint, PreparedEntry>();
+
+function prepareEntry(e: Endpoint): PreparedEntry {
+  const cached = preparedEntries.get(e);
+  if (cached && cached.host === e.host && cached.path === e.path) return cached;
+  const want = prefixSegments(e.path);
+  const version = want.length > 0 && isVersionSegment(want[0]);
+  const runs: PreparedEntry['runs'] = [];
+  const wild: PreparedEntry['wild'] = [];
+  for (let i = version ? 1 : 0; i < want.length; i++) {
+    if (want[i].includes('*')) wild.push({ i, pieces: want[i].split('*') });
+    else {
+      let j = i + 1;
+      while (j < want.length && !want[j].includes('*')) j++;
+      runs.push({ i, j, text: want.slice(i, j).join('/') });
+      i = j - 1;
+    }
+  }
+  const entry = { host: e.host, path: e.path, labels: normalizeHost(e.host).split('.'), count: want.length, version, runs, wild };
+  preparedEntries.set(e, entry);
+  return entry;
+}
+
+/** `segmentsUnder` on a prepared entry: literal runs first (one string comparison each), then wildcards. */
+function broadUnder(have: Broad, e: PreparedEntry): boolean {
+  if (e.count > have.start.length) return false;
+  if (e.version) {
+    have.version ??= isVersionSegment(have.text.slice(have.start[0], have.end[0]));
+    if (!have.version) return false;
+  }
+  for (const { i, j, text } of e.runs) {
+    if (have.end[j - 1] - have.start[i] !== text.length || !have.text.startsWith(text, have.start[i])) return false;
+  }
+  for (const { i, pieces } of e.wild) if (!piecesMatch(pieces, have.text, have.start[i], have.end[i])) return false;
+  return true;
+}
+
 /** The URL under some entry: its host label by label, its path read the broadest way. */
 export function matchesEndpoint(url: URL, entries: readonly Endpoint[]): boolean {
   const labels = normalizeHost(url.hostname).split('.');
-  let segments: string[] | undefined;
-  for (const e of entries) {
-    if (!labelsMatch(normalizeHost(e.host).split('.'), labels)) continue;
-    segments ??= broadSegments(url.pathname);
-    if (segmentsUnder(segments, prefixSegments(e.path))) return true;
+  let have: Broad | undefined;
+  for (const entry of entries) {
+    const e = prepareEntry(entry);
+    if (!labelsMatch(e.labels, labels)) continue;
+    have ??= readBroad(url.pathname);
+    if (broadUnder(have, e)) return true;
   }
   return false;
 }

@@ -108,23 +108,159 @@ function close(state: Int32Array, empty: Int32Array, jump: Int32Array, words: nu
   }
 }
 
+/**
+ * A glob cut at its `**`: parts with only literals, `?` and `*`, matched left to right. Each part
+ * is taken where it ends first, which is exact: whatever follows a `**` can start anywhere later,
+ * so an earlier end never loses a match. A part after `/**\/` may also start on the `/` that ended
+ * the part before (the `/**\/` read as a single `/`).
+ */
+interface Part {
+  /** The part's text when it holds no wildcard (searched as a string), else its automaton. */
+  literal: string | null;
+  glob: Glob;
+  /** Starts with the `/` of a `/**\/`: may share the previous part's last `/`. */
+  shared: boolean;
+  /** KMP failure table of a long literal, built on first use. */
+  table?: Int32Array;
+}
+interface Prepared {
+  whole: Glob;
+  /** Null when the glob has no `**`: then the whole automaton runs, anchored at both ends. */
+  parts: Part[] | null;
+}
+
+function splitGlob(glob: string): Part[] | null {
+  const parts: Part[] = [];
+  let text = '';
+  let shared = false;
+  const end = () => {
+    const literal = /[*?]/.test(text) ? null : text;
+    parts.push({ literal, glob: compileGlob(text), shared });
+    text = '';
+  };
+  for (let i = 0; i < glob.length; i++) {
+    if (glob[i] === '*' && glob[i + 1] === '*') {
+      end();
+      shared = glob[i - 1] === '/' && glob[i + 2] === '/';
+      i++;
+    } else text += glob[i];
+  }
+  if (parts.length === 0) return null;
+  end();
+  return parts;
+}
+
 /** Compiled globs, bounded: the policy's globs are few, but a cache must not grow without end. */
-const globs = new Map<string, Glob>();
+const globs = new Map<string, Prepared>();
 const GLOB_CACHE = 4096;
 
 /**
  * Rule path globs: `*` any run without `/`, `**` any run, `?` one character but `/`, `/**\/` also
- * a single `/`; every other character is literal. Each character of the path costs a few passes
- * over the glob's state words (one word per 32 ops), so the worst case is path × glob / 32.
+ * a single `/`; every other character is literal. Without `**`, one automaton runs over the path,
+ * a few passes over its state words per character (the worst case is path × glob / 32). With
+ * `**`, each part is found after the one before, so the path is read about once per glob: a
+ * literal part by `indexOf` (at most 32 characters, so even a naive search is 32 × path) or KMP,
+ * a part with wildcards by its automaton.
  */
 export function globMatches(glob: string, path: string): boolean {
   let g = globs.get(glob);
   if (!g) {
     if (globs.size >= GLOB_CACHE) globs.clear();
-    g = compileGlob(glob);
+    g = { whole: compileGlob(glob), parts: splitGlob(glob) };
     globs.set(glob, g);
   }
+  const { parts } = g;
+  if (!parts) return g.whole.words === 1 ? run1(g.whole, path) : runN(g.whole, path);
+  let at = firstEnd(parts[0], path, 0, true);
+  for (let k = 1; at >= 0 && k < parts.length - 1; k++) at = firstEnd(parts[k], path, parts[k].shared ? at - 1 : at, false);
+  if (at < 0) return false;
+  const last = parts[parts.length - 1];
+  const from = last.shared ? at - 1 : at;
+  if (last.literal !== null) return path.length - last.literal.length >= from && path.endsWith(last.literal);
+  return scan(last.glob, path, from, false, true) === path.length;
+}
+
+/** The glob's single automaton over the whole path, `**` and all: the reading the parts must agree with. */
+export function globMatchesWhole(glob: string, path: string): boolean {
+  const g = compileGlob(glob);
   return g.words === 1 ? run1(g, path) : runN(g, path);
+}
+
+/** Literals this short are searched with `indexOf`: linear even where the engine searches naively. */
+const SHORT_LITERAL = 32;
+
+/** Where the first match of the part starting at `from` (or anywhere after, unless anchored) ends; -1 if none. */
+function firstEnd(part: Part, path: string, from: number, anchored: boolean): number {
+  const { literal } = part;
+  if (literal === null) return scan(part.glob, path, from, anchored, false);
+  if (anchored) return path.startsWith(literal, from) ? from + literal.length : -1;
+  let found: number;
+  if (literal.length <= SHORT_LITERAL) found = path.indexOf(literal, from);
+  else {
+    part.table ??= failure(literal);
+    found = kmp(path, literal, part.table, from, path.length);
+  }
+  return found < 0 ? -1 : found + literal.length;
+}
+
+/**
+ * Runs a part's automaton from `from`: anchored there, or (unanchored) starting afresh at every
+ * later character too. Answers the first end of a match, or with `toEnd` whether one ends at the
+ * end of the path (its length, else -1).
+ */
+function scan(g: Glob, path: string, from: number, anchored: boolean, toEnd: boolean): number {
+  if (g.words !== 1) return scanN(g, path, from, anchored, toEnd);
+  const { ascii, wide } = g;
+  const other = g.other[0];
+  const loop = g.loop[0];
+  const empty = g.empty[0];
+  const accept = 1 << g.n;
+  const closed = (s: number) => {
+    for (let t = s | ((s & empty) << 1) | 0; t !== s; t = s | ((s & empty) << 1) | 0) s = t;
+    return s;
+  };
+  const start = closed(1);
+  const fresh = anchored ? 0 : start;
+  let state = start;
+  for (let i = from; i < path.length; i++) {
+    if (!toEnd && (state & accept) !== 0) return i;
+    const c = path.charCodeAt(i);
+    const a = c < 128 ? ascii[c] : (wide.get(c)?.[0] ?? other);
+    const next = (c === SLASH ? 0 : state & loop) | ((state & a) << 1) | 0;
+    state = (next === 0 ? 0 : closed(next)) | fresh;
+    if (state === 0) return -1;
+  }
+  return (state & accept) !== 0 ? path.length : -1;
+}
+
+function scanN(g: Glob, path: string, from: number, anchored: boolean, toEnd: boolean): number {
+  const { n, words, ascii, wide, other, loop, empty, jump } = g;
+  const start = new Int32Array(words);
+  set(start, 0);
+  close(start, empty, jump, words);
+  let state = Int32Array.from(start);
+  let next = new Int32Array(words);
+  for (let i = from; i < path.length; i++) {
+    if (!toEnd && has(state, n)) return i;
+    const c = path.charCodeAt(i);
+    const a = c < 128 ? ascii : (wide.get(c) ?? other);
+    const at = c < 128 ? c * words : 0;
+    let carry = 0;
+    let any = 0;
+    for (let w = 0; w < words; w++) {
+      const x = state[w] & a[at + w];
+      next[w] = (c === SLASH ? 0 : state[w] & loop[w]) | (x << 1) | carry;
+      carry = x >>> 31;
+      any |= next[w];
+    }
+    if (any !== 0) close(next, empty, jump, words);
+    if (!anchored) for (let w = 0; w < words; w++) next[w] |= start[w];
+    else if (any === 0) return -1;
+    const swap = state;
+    state = next;
+    next = swap;
+  }
+  return has(state, n) ? path.length : -1;
 }
 
 /** The common case: at most 31 ops, the state in one integer. */
@@ -192,7 +328,10 @@ function failure(piece: string): Int32Array {
 /** The first index in [from, end) where piece occurs whole, or -1; linear in text + piece. */
 function find(text: string, piece: string, from: number, end: number): number {
   if (piece.length === 0) return from;
-  const f = failure(piece);
+  return kmp(text, piece, failure(piece), from, end);
+}
+/** `find` with the piece's failure table given. */
+function kmp(text: string, piece: string, f: Int32Array, from: number, end: number): number {
   for (let i = from, k = 0; i < end; i++) {
     const c = text.charCodeAt(i);
     while (k > 0 && c !== piece.charCodeAt(k)) k = f[k - 1];
@@ -200,6 +339,28 @@ function find(text: string, piece: string, from: number, end: number): number {
     if (k === piece.length) return i - k + 1;
   }
   return -1;
+}
+
+/**
+ * `text[from, to)` against a pattern already split at its `*` (at least two pieces), the way
+ * `wildcardMatches` reads it: the first piece anchored at the start, the last at the end, each
+ * between at its leftmost place. A short piece is found with `indexOf` (at most 32 characters, so
+ * linear even where the engine searches naively), a longer one with KMP.
+ */
+export function piecesMatch(pieces: readonly string[], text: string, from: number, to: number): boolean {
+  const first = pieces[0];
+  const last = pieces[pieces.length - 1];
+  if (to - from < first.length + last.length || !text.startsWith(first, from) || !text.startsWith(last, to - last.length)) return false;
+  let at = from + first.length;
+  const end = to - last.length;
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const piece = pieces[i];
+    if (piece.length === 0) continue;
+    const found = piece.length <= SHORT_LITERAL ? text.indexOf(piece, at) : find(text, piece, at, end);
+    if (found < 0 || found + piece.length > end) return false;
+    at = found + piece.length;
+  }
+  return true;
 }
 
 /**

@@ -19,40 +19,129 @@ export function hasMalformedEscape(raw: string): boolean {
   return false;
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-/** Percent-decodes well-formed escapes; null when the bytes aren't UTF-8 (`%c0%ae` reads as `.` to some servers). */
-function decodeStrict(segment: string): string | null {
-  if (!segment.includes('%')) return segment;
-  const bytes: number[] = [];
-  for (let i = 0; i < segment.length; i++) {
-    const c = segment.charCodeAt(i);
-    if (c === 37 && hexDigit(segment.charCodeAt(i + 1)) && hexDigit(segment.charCodeAt(i + 2))) {
-      bytes.push(Number.parseInt(segment.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else if (c < 0x80) bytes.push(c);
-    else {
-      const end = c >= 0xd800 && c <= 0xdbff ? i + 2 : i + 1;
-      bytes.push(...new TextEncoder().encode(segment.slice(i, end)));
-      i = end - 1;
+const hexValue = (c: number) => (c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1);
+
+/**
+ * One segment's percent-decoded bytes, read as they are made: whether they are strict UTF-8 (as
+ * `TextDecoder`'s fatal mode reads them, a leading byte-order mark dropped), and what the
+ * ambiguous-path check asks of them.
+ */
+class SegmentBytes {
+  /** Continuation bytes still owed, and the range the next one must lie in (WHATWG UTF-8 decoder). */
+  private needed = 0;
+  private lower = 0x80;
+  private upper = 0xbf;
+  bad = false;
+  /** The first six bytes (a BOM and `..;` fit) and how many there were. */
+  private head: number[] = [];
+  count = 0;
+  /** A decoded `/` or `\\`. */
+  slash = false;
+
+  reset() {
+    this.needed = 0;
+    this.lower = 0x80;
+    this.upper = 0xbf;
+    this.bad = false;
+    this.head.length = 0;
+    this.count = 0;
+    this.slash = false;
+  }
+
+  push(b: number) {
+    if (this.count++ < 6) this.head.push(b);
+    if (b === 0x2f || b === 0x5c) this.slash = true;
+    if (this.needed === 0) {
+      if (b < 0x80) return;
+      if (b >= 0xc2 && b <= 0xdf) this.needed = 1;
+      else if (b >= 0xe0 && b <= 0xef) {
+        if (b === 0xe0) this.lower = 0xa0;
+        if (b === 0xed) this.upper = 0x9f;
+        this.needed = 2;
+      } else if (b >= 0xf0 && b <= 0xf4) {
+        if (b === 0xf0) this.lower = 0x90;
+        if (b === 0xf4) this.upper = 0x8f;
+        this.needed = 3;
+      } else this.bad = true;
+      return;
+    }
+    if (b < this.lower || b > this.upper) this.bad = true;
+    this.lower = 0x80;
+    this.upper = 0xbf;
+    this.needed--;
+  }
+
+  /** The UTF-8 bytes of a code point as `TextEncoder` writes it (a lone surrogate as U+FFFD). */
+  pushCodePoint(cp: number) {
+    if (cp < 0x80) this.push(cp);
+    else if (cp < 0x800) {
+      this.push(0xc0 | (cp >> 6));
+      this.push(0x80 | (cp & 0x3f));
+    } else if (cp < 0x10000) {
+      this.push(0xe0 | (cp >> 12));
+      this.push(0x80 | ((cp >> 6) & 0x3f));
+      this.push(0x80 | (cp & 0x3f));
+    } else {
+      this.push(0xf0 | (cp >> 18));
+      this.push(0x80 | ((cp >> 12) & 0x3f));
+      this.push(0x80 | ((cp >> 6) & 0x3f));
+      this.push(0x80 | (cp & 0x3f));
     }
   }
-  try {
-    return strictUtf8.decode(Uint8Array.from(bytes));
-  } catch {
-    return null;
+
+  /** The decoded segment is `.` or `..`, starts with `.;` or `..;`, holds `/` or `\\`, or isn't UTF-8. */
+  ambiguous(): boolean {
+    if (this.bad || this.needed > 0 || this.slash) return true;
+    const h = this.head;
+    // The decoder drops a leading BOM, so `%EF%BB%BF..` reads as `..`.
+    const at = h[0] === 0xef && h[1] === 0xbb && h[2] === 0xbf ? 3 : 0;
+    const n = this.count - at;
+    const dot = (i: number) => h[at + i] === 0x2e;
+    return (dot(0) && (n === 1 || h[at + 1] === 0x3b)) || (dot(0) && dot(1) && (n === 2 || h[at + 2] === 0x3b));
   }
 }
 
+/** A segment without `%` as written: `.` or `..`, or starting with `.;` or `..;`. */
+function dotted(path: string, from: number, to: number): boolean {
+  const n = to - from;
+  if (n === 0 || path.charCodeAt(from) !== 0x2e) return false;
+  if (n === 1 || path.charCodeAt(from + 1) === 0x3b) return true;
+  return path.charCodeAt(from + 1) === 0x2e && (n === 2 || path.charCodeAt(from + 2) === 0x3b);
+}
+
 /**
- * A path that reads two ways: a raw `\`, or a segment that, percent-decoded, is `.` or `..`,
- * starts with `.;` or `..;` (as Tomcat reads `..;`), holds `/` or `\`, or isn't UTF-8.
+ * A path that reads two ways: a raw `\\`, or a segment that, percent-decoded, is `.` or `..`,
+ * starts with `.;` or `..;` (as Tomcat reads `..;`), holds `/` or `\\`, or isn't UTF-8. One pass
+ * over the path, decoding each segment's bytes as it goes (a segment without `%` is read as written).
  */
 export function isAmbiguousPath(raw: string): boolean {
   const path = rawPath(raw);
   if (path.includes('\\')) return true;
-  for (const segment of path.split('/')) {
-    const s = decodeStrict(segment);
-    if (s === null || s === '.' || s === '..' || s.startsWith('.;') || s.startsWith('..;') || s.includes('/') || s.includes('\\')) return true;
+  const bytes = new SegmentBytes();
+  for (let from = 0; from <= path.length; ) {
+    let to = path.indexOf('/', from);
+    if (to < 0) to = path.length;
+    const escaped = path.indexOf('%', from);
+    if (escaped < 0 || escaped >= to) {
+      if (dotted(path, from, to)) return true;
+    } else {
+      bytes.reset();
+      for (let i = from; i < to; i++) {
+        const c = path.charCodeAt(i);
+        const hi = c === 37 ? hexValue(path.charCodeAt(i + 1)) : -1;
+        const lo = hi >= 0 ? hexValue(path.charCodeAt(i + 2)) : -1;
+        if (lo >= 0) {
+          bytes.push(hi * 16 + lo);
+          i += 2;
+        } else if (c < 0xd800 || c > 0xdfff) bytes.pushCodePoint(c);
+        else if (c <= 0xdbff && i + 1 < to && (path.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+          bytes.pushCodePoint(0x10000 + ((c - 0xd800) << 10) + (path.charCodeAt(i + 1) - 0xdc00));
+          i++;
+        } else bytes.pushCodePoint(0xfffd);
+      }
+      if (bytes.ambiguous()) return true;
+    }
+    from = to + 1;
   }
   return false;
 }

@@ -1,0 +1,160 @@
+// The injector's fast paths against the straightforward readings they replace, written here, over
+// generated hostile inputs (README, Security: bounded): the one-pass ambiguous-path check against
+// a per-segment decode with `TextDecoder`, the glob cut at its `**` against the glob's single
+// automaton, and the prepared endpoint entries against a segment-by-segment comparison.
+import { expect } from '@open-wc/testing';
+import { prng } from '../helpers/random.ts';
+import { globMatches, globMatchesWhole } from '../../src/match.ts';
+import { isAmbiguousPath, rawPath } from '../../src/urls.ts';
+import { broadSegments, type Endpoint, isVersionSegment, matchesEndpoint, normalizeHost } from '../../src/endpoints.ts';
+
+const hex = (c: string) => /^[0-9a-f]$/i.test(c);
+
+/** Each segment percent-decoded to bytes (code points as `TextEncoder` writes them), then read by a fatal `TextDecoder`. */
+function ambiguousRef(raw: string): boolean {
+  const path = rawPath(raw);
+  if (path.includes('\\')) return true;
+  for (const segment of path.split('/')) {
+    let s = segment;
+    if (segment.includes('%')) {
+      const bytes: number[] = [];
+      const chars = [...segment];
+      for (let i = 0; i < chars.length; i++) {
+        if (chars[i] === '%' && hex(chars[i + 1] ?? '') && hex(chars[i + 2] ?? '')) {
+          bytes.push(Number.parseInt(chars[i + 1] + chars[i + 2], 16));
+          i += 2;
+        } else bytes.push(...new TextEncoder().encode(chars[i]));
+      }
+      try {
+        s = new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes));
+      } catch {
+        return true;
+      }
+    }
+    if (s === '.' || s === '..' || s.startsWith('.;') || s.startsWith('..;') || s.includes('/') || s.includes('\\')) return true;
+  }
+  return false;
+}
+
+/** Segment-by-segment: every segment of the prefix equals, or (with `*`) matches by a table, the path's. */
+function underRef(path: string, prefix: string): boolean {
+  const have = broadSegments(path);
+  const want = broadSegments(prefix);
+  if (want.length > have.length) return false;
+  return want.every((w, i) => (i === 0 && isVersionSegment(w) ? isVersionSegment(have[0]) : starMatch(w, have[i])));
+}
+function starMatch(p: string, t: string): boolean {
+  let row = Array.from({ length: t.length + 1 }, (_, j) => j === 0);
+  for (const c of p) {
+    const next = [c === '*' && row[0]];
+    for (let j = 1; j <= t.length; j++) next[j] = c === '*' ? row[j] || next[j - 1] : row[j - 1] && t[j - 1] === c;
+    row = next;
+  }
+  return row[t.length];
+}
+
+describe('the one-pass ambiguous-path check', () => {
+  it('agrees with decoding each segment by TextDecoder on 20,000 hostile paths', () => {
+    const random = prng(0xa3b1);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
+    const parts = [
+      'a',
+      'B',
+      '.',
+      '..',
+      ';',
+      '/',
+      '//',
+      '%2e',
+      '%2E',
+      '%2f',
+      '%5C',
+      '%3b',
+      '%25',
+      '%c0%ae',
+      '%C0',
+      '%ae',
+      '%e2%82',
+      '%ac',
+      '%ef%bb%bf',
+      '%ed%a0%80',
+      '%f4%90%80%80',
+      '%f0%9f%98%80',
+      '%e0%80%af',
+      '%c2%a9',
+      '%ff',
+      'é',
+      '😀',
+      '\ud800',
+      '\udc00',
+      '%',
+      '%z',
+      '%2',
+      '%%2e',
+    ];
+    let ambiguous = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const path = Array.from({ length: 1 + Math.floor(random() * 8) }, () => pick(parts)).join('');
+      const raw = `https://h.example/${path}?q=%2e`;
+      const want = ambiguousRef(raw);
+      if (want) ambiguous++;
+      expect(isAmbiguousPath(raw), JSON.stringify(raw)).to.equal(want);
+    }
+    expect(ambiguous).to.be.within(2000, 18_000);
+  });
+
+  it('refuses an escape after a lone surrogate, which the per-segment decode once swallowed', () => {
+    expect(isAmbiguousPath('https://h.example/x\ud800%2fy')).to.equal(true);
+    expect(isAmbiguousPath('https://h.example/\ud800%2e')).to.equal(false);
+  });
+});
+
+describe('the glob cut at its **', () => {
+  it('agrees with the whole automaton on 20,000 generated globs and paths, long ones included', () => {
+    const random = prng(0x9106);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
+    const globParts = ['/', 'a', 'b', 'ab', '*', '**', '?', '/**/', '/*', '.', '**/', '/**', 'é', 'a'.repeat(33), `${'a'.repeat(31)}b`, '*a*a*a*'];
+    const pathParts = ['/', 'a', 'b', '.', 'ab', 'a/', 'é', 'a'.repeat(40), `${'a'.repeat(31)}b`];
+    let matched = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const glob = Array.from({ length: 1 + Math.floor(random() * 12) }, () => pick(globParts)).join('');
+      // Half the paths are written from the glob, so that many match and the rest fail late.
+      const path =
+        random() < 0.5
+          ? Array.from({ length: Math.floor(random() * 16) }, () => pick(pathParts)).join('')
+          : glob.replace(/\*\*|\*|\?/g, (w) => (w === '**' ? pick(['', 'a/b', '/', pick(pathParts)]) : w === '*' ? pick(['', 'a', 'ab']) : pick(['b', '/'])));
+      const want = globMatchesWhole(glob, path);
+      if (want) matched++;
+      expect(globMatches(glob, path), `${glob} ${path}`).to.equal(want);
+    }
+    expect(matched).to.be.greaterThan(4000);
+  });
+});
+
+describe('prepared endpoint entries', () => {
+  it('agree with a segment-by-segment comparison on 20,000 generated paths and prefixes', () => {
+    const random = prng(0xe7d5);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
+    const segs = ['a', 'aa', 'A', 'v1', 'v2beta', 'b', '*', 'a*', '*a', 'a*b*a', '*b*', 'x;y', '%61', '%2a', 'é', 'ab'.repeat(20)];
+    const seps = ['/', '/', '/', '//', '\\', '/;p/'];
+    let under = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const prefix = `/${Array.from({ length: Math.floor(random() * 5) }, () => pick(segs)).join('/')}`;
+      const path = Array.from({ length: Math.floor(random() * 7) }, () => pick(seps) + pick(segs).replace('*', 'c')).join('');
+      const entries: Endpoint[] = [{ host: 'H.example.', path: prefix }];
+      const url = new URL(`https://h.example${path.replace(/\\/g, '/') || '/'}`);
+      const want = underRef(url.pathname, prefix) && normalizeHost(url.hostname) === 'h.example';
+      if (want) under++;
+      expect(matchesEndpoint(url, entries), `${prefix} ${url.pathname}`).to.equal(want);
+    }
+    expect(under).to.be.greaterThan(1000);
+  });
+
+  it('re-reads an entry whose path changed after it was prepared', () => {
+    const entry: Endpoint = { host: 'h.example', path: '/a' };
+    const url = new URL('https://h.example/b/x');
+    expect(matchesEndpoint(url, [entry])).to.equal(false);
+    entry.path = '/b';
+    expect(matchesEndpoint(url, [entry])).to.equal(true);
+  });
+});
