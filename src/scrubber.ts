@@ -314,19 +314,20 @@ interface Tables {
   // Sampling filter on the folded 4 bytes at x. `bloom` (a bitset small enough to stay in cache):
   // may any pattern have them among its first `step` grams? If so, bit o of gram[hash] and of
   // gram2[hash2] (independent hashes): may a pattern have them at offset o? Only then is x - o a
-  // candidate start.
+  // candidate start. Bit 8 + o: may a base64 pattern have them at an offset below o, line breaks
+  // making up the difference (then x - o is a candidate if a break lies between it and x).
   step: number;
   bloom: Int32Array;
   /**
-   * Base64 split within its first `step + 3` bytes, for the line-break pass: the 4 characters
+   * Base64 split within its first `step + 3` bytes, for a sample holding a line break: the 4 characters
    * after a break as a pattern's characters at offsets 1 and on (hashed by GOLDEN3), or, when
    * fewer than 4 of its characters follow, the 4 before the break (hashed by GOLDEN).
    */
   breaks: Int32Array;
   breakShift: number;
   bloomShift: number;
-  gram: Uint8Array;
-  gram2: Uint8Array;
+  gram: Uint16Array;
+  gram2: Uint16Array;
   gramShift: number;
   // Verification: the key of a start (its first 8 folded bytes, 12 after `\u00`) → patterns.
   keys: Int32Array;
@@ -446,8 +447,8 @@ function build(values: readonly ScrubValue[]): Tables {
   // Every start s has a sample in [s, s + step); a pattern has its grams at offsets 0..step-1.
   const step = count ? Math.min(8, minLen - 3) : 1;
   const gramBits = Math.min(GRAM_MAX_BITS, Math.max(12, pow2Bits(count * step * 8)));
-  const gram = new Uint8Array(1 << gramBits);
-  const gram2 = new Uint8Array(1 << gramBits);
+  const gram = new Uint16Array(1 << gramBits);
+  const gram2 = new Uint16Array(1 << gramBits);
   const bloomBits = Math.min(BLOOM_MAX_BITS, Math.max(10, pow2Bits(count * step * BLOOM_BITS_PER_GRAM)));
   const bloom = new Int32Array(1 << (bloomBits - 5));
   const bloomShift = 32 - bloomBits;
@@ -470,8 +471,12 @@ function build(values: readonly ScrubValue[]): Tables {
       const v = gramAt(pat, o + g);
       const b = Math.imul(v, GOLDEN3) >>> bloomShift;
       bloom[b >>> 5] |= 1 << (b & 31);
-      gram[Math.imul(v, GOLDEN) >>> gramShift] |= 1 << g;
-      gram2[Math.imul(v, GOLDEN2) >>> gramShift] |= 1 << g;
+      // Bit 8 + o: a base64 pattern may have them at offset g after line breaks of o - g bytes
+      // before them (after at least its first character).
+      let mask = 1 << g;
+      if (kind[i] === B64 && g > 0) for (let o = g + 1; o < step; o++) mask |= 1 << (8 + o);
+      gram[Math.imul(v, GOLDEN) >>> gramShift] |= mask;
+      gram2[Math.imul(v, GOLDEN2) >>> gramShift] |= mask;
     }
     if (kind[i] === B64) {
       for (let k = 1; k < step + 3; k++) {
@@ -681,17 +686,49 @@ function longestIn(t: Tables, k: number, d: Uint8Array, s: number, n: number, b6
   return found;
 }
 
-/** The longest match starting at s (a pattern whose first bytes need no line break). */
+/** Whether a 4-byte read holds an LF or a CR (exact). */
+const hasBreak = (v: number) => {
+  const a = v ^ 0x0a0a0a0a;
+  const c = v ^ 0x0d0d0d0d;
+  return ((((a - 0x01010101) & ~a) | ((c - 0x01010101) & ~c)) & 0x80808080) !== 0;
+};
+
+/** Reused for the key of a base64 start with line breaks skipped. */
+const KEY = new Uint8Array(8);
+
+/**
+ * The longest match starting at s. Its first 8 bytes (12 after `\u00`) are the key; when a line
+ * break lies among them, base64 patterns are also looked up by the first 8 base64 characters from s
+ * with line breaks skipped (no other pattern spans a break).
+ */
 function matchAt(t: Tables, d: Uint8Array, s: number, n: number, best: Int32Array): boolean {
   if (s + 8 > n) return false;
   const g0 = gramAt(d, s);
   const g1 = gramAt(d, s + 4);
-  const found = longestIn(t, mixKey(g0, g1, 0), d, s, n, false, best);
-  if (g0 !== U00 || s + 12 > n) return found;
-  // After `\u00` the key reads 12 bytes: the longer of both lookups, the earlier pattern on a tie.
+  let found = longestIn(t, mixKey(g0, g1, 0), d, s, n, false, best);
+  if (g0 === U00 && s + 12 <= n) found = longer(t, mixKey(g0, g1, gramAt(d, s + 8)), d, s, n, false, best, found);
+  if (!hasBreak(d[s] | (d[s + 1] << 8) | (d[s + 2] << 16) | (d[s + 3] << 24)) && !hasBreak(d[s + 4] | (d[s + 5] << 8) | (d[s + 6] << 16) | (d[s + 7] << 24)))
+    return found;
+  let i = s;
+  let k = 0;
+  while (k < 8 && i < n) {
+    const c = d[i];
+    if (IS_B64[c]) {
+      KEY[k++] = c;
+      i++;
+    } else if (c === 10 && k > 0) i++;
+    else if (c === 13 && k > 0 && i + 1 < n && d[i + 1] === 10) i += 2;
+    else break;
+  }
+  if (k < 8) return found;
+  return longer(t, mixKey(gramAt(KEY, 0), gramAt(KEY, 4), 0), d, s, n, true, best, found);
+}
+
+/** `longestIn` for a second key at the same start: the longer match, the earlier pattern on a tie. */
+function longer(t: Tables, k: number, d: Uint8Array, s: number, n: number, b64Only: boolean, best: Int32Array, found: boolean): boolean {
   const p = best[0];
   const e = found ? best[1] : -1;
-  if (!longestIn(t, mixKey(g0, g1, gramAt(d, s + 8)), d, s, n, false, best)) return found;
+  if (!longestIn(t, k, d, s, n, b64Only, best)) return found;
   if (e > best[1] || (e === best[1] && p < best[0])) {
     best[0] = p;
     best[1] = e;
@@ -699,38 +736,68 @@ function matchAt(t: Tables, d: Uint8Array, s: number, n: number, best: Int32Arra
   return true;
 }
 
+/** Whether a 4-byte read holds a byte below 14 (so maybe a CR or an LF; exact, no misses). */
+const hasControl = (v: number) => ((v - 0x0e0e0e0e) & ~v & 0x80808080) !== 0;
+
 /**
  * Finds the leftmost-longest matches starting in [from, limit) of d[0, n) into `m` as
  * (start, pattern, end) triples.
  */
 function scan(t: Tables, d: Uint8Array, from: number, limit: number, n: number, m: number[]): void {
   const { step, bloom, bloomShift, gram, gram2, gramShift } = t;
-  const best = new Int32Array(2);
   const view = new DataView(d.buffer, d.byteOffset, d.byteLength);
   let x = from + step - 1; // the sample at x covers starts (x - step, x]
-  while (x + 4 <= n && x - step + 1 < limit) {
-    const g = view.getInt32(x, true) | FOLD;
+  const last = Math.min(n - 4, limit + step - 2);
+  while (x <= last) {
+    // The fast loop: one 4-byte read per sample, on to the next sample unless the filter passes
+    // or the read holds a control byte (a line break may hide a wrapped base64 form).
+    const r = view.getInt32(x, true);
+    const g = r | FOLD;
     const b = Math.imul(g, GOLDEN3) >>> bloomShift;
-    let bits = 0;
-    if ((bloom[b >>> 5] & (1 << (b & 31))) !== 0 && (bits = gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift]) !== 0) {
-      let next = -1;
-      for (let o = step - 1; o >= 0; o--) {
-        if (((bits >> o) & 1) === 0) continue;
-        const s = x - o;
-        if (s >= limit) break;
-        if (!matchAt(t, d, s, n, best)) continue;
-        m.push(s, best[0], best[1]);
-        next = best[1];
-        break;
-      }
-      if (next >= 0) {
-        x = next + step - 1;
-        continue;
-      }
+    if (
+      ((bloom[b >>> 5] & (1 << (b & 31))) === 0 || (gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift]) === 0) &&
+      (!hasControl(r) || !breakInRun(t, d, x, n, r))
+    ) {
+      x += step;
+      continue;
     }
-    x += step;
+    const next = sample(t, d, x, limit, n, m, r);
+    x = next >= 0 ? next + step - 1 : x + step;
   }
-  wrapped(t, d, from, limit, n, m);
+}
+
+/** Reused by the scan for each candidate's longest match. */
+const BEST = new Int32Array(2);
+
+/**
+ * The sample at x (its 4 bytes `r`): the leftmost start in (x - step, x] where a match may start
+ * and does goes into `m`; returns the match's end, or -1. A start is tried when the filter names
+ * its offset; for base64, also when a line break before x shifted the bytes (and there is one), and
+ * every start when the sample's own bytes hold a line break inside a base64 run.
+ */
+function sample(t: Tables, d: Uint8Array, x: number, limit: number, n: number, m: number[], r: number): number {
+  const { step, bloom, bloomShift, gram, gram2, gramShift } = t;
+  const g = r | FOLD;
+  const b = Math.imul(g, GOLDEN3) >>> bloomShift;
+  let bits = 0;
+  if ((bloom[b >>> 5] & (1 << (b & 31))) !== 0) bits = gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift];
+  const wrap = hasControl(r) && breakInRun(t, d, x, n, r);
+  if (bits === 0 && !wrap) return -1;
+  for (let o = step - 1; o >= 0; o--) {
+    const s = x - o;
+    if (s >= limit) break;
+    if (((bits >> o) & 1) === 0 && !wrap && (((bits >> (8 + o)) & 1) === 0 || !breakIn(d, s, x))) continue;
+    if (!matchAt(t, d, s, n, BEST)) continue;
+    m.push(s, BEST[0], BEST[1]);
+    return BEST[1];
+  }
+  return -1;
+}
+
+/** Whether d[a, b) holds a CR or an LF. */
+function breakIn(d: Uint8Array, a: number, b: number): boolean {
+  for (let i = a; i < b; i++) if (d[i] === 10 || d[i] === 13) return true;
+  return false;
 }
 
 /** Whether a folded gram holds no CR or LF (folding maps them to '-' and '*', which base64url and grams can also hold: a false "break" only costs the full check). */
@@ -741,69 +808,41 @@ const noBreak = (g: number) => {
 };
 
 /**
- * Base64 split by a line break (LF or CRLF) within its first `step + 3` bytes, which the sampling
- * filter can't see: tried at every start up to that far before each line break inside a base64
- * run. The matches join `m`, leftmost-longest.
+ * Whether a line break in the sample's 4 bytes `r` at x (an LF there, or a CR at x + 3 before an
+ * LF at x + 4) lies between base64 characters and may be the break of a base64 form within its
+ * first `step + 3` bytes (`mayBreak`).
  */
-function wrapped(t: Tables, d: Uint8Array, from: number, limit: number, n: number, m: number[]): void {
-  const reach = t.step + 3;
-  const found: number[] = [];
-  const best = new Int32Array(2);
-  const key = new Uint8Array(8);
-  let after = from; // no start before this: inside a match found here
-  for (let p = d.indexOf(10, from + 1); p >= 0 && p < limit + reach && p + 1 < n; p = d.indexOf(10, p + 1)) {
-    const before = d[p - 1] === 13 ? p - 2 : p - 1;
-    if (before < from || !IS_B64[d[before]] || !IS_B64[d[p + 1]]) continue;
-    // The filter: skipped only when both 4-byte reads hold no line break (else a narrow wrap).
-    if (p + 5 <= n && before >= 3) {
-      const after = gramAt(d, p + 1);
-      const ahead = gramAt(d, before - 3);
-      if (noBreak(after) && noBreak(ahead)) {
-        const { breaks, breakShift } = t;
-        const a = Math.imul(after, GOLDEN3) >>> breakShift;
-        const b = Math.imul(ahead, GOLDEN) >>> breakShift;
-        if ((breaks[a >>> 5] & (1 << (a & 31))) === 0 && (breaks[b >>> 5] & (1 << (b & 31))) === 0) continue;
-      }
-    }
-    for (let s = Math.max(after, before + 1 - reach, from); s <= before && s < limit; s++) {
-      if (!IS_B64[d[s]]) continue;
-      // The key over the first 8 base64 bytes, skipping line breaks.
-      let i = s;
-      let k = 0;
-      while (k < 8 && i < n) {
-        const c = d[i];
-        if (IS_B64[c]) {
-          key[k++] = c;
-          i++;
-        } else if (c === 10) i++;
-        else if (c === 13 && i + 1 < n && d[i + 1] === 10) i += 2;
-        else break;
-      }
-      if (k < 8) continue;
-      if (!longestIn(t, mixKey(gramAt(key, 0), gramAt(key, 4), 0), d, s, n, true, best)) continue;
-      found.push(s, best[0], best[1]);
-      after = best[1];
-      s = after - 1;
-    }
+function breakInRun(t: Tables, d: Uint8Array, x: number, n: number, r: number): boolean {
+  const z = r ^ 0x0a0a0a0a;
+  // The LF bytes' high bits (exact for the lowest; one above it may be a false 0x0b, checked below).
+  let lf = (z - 0x01010101) & ~z & 0x80808080;
+  while (lf !== 0) {
+    const low = lf & -lf;
+    const p = x + ((31 - Math.clz32(low)) >> 3);
+    if (d[p] === 10 && mayBreak(t, d, p, n)) return true;
+    lf ^= low;
   }
-  if (found.length === 0) return;
-  // Merge with the filter's matches: by start, the longer first at the same start, no overlaps.
-  const all: number[] = [];
-  let a = 0;
-  let b = 0;
-  let end = -1;
-  while (a < m.length || b < found.length) {
-    const takeA = b >= found.length || (a < m.length && (m[a] < found[b] || (m[a] === found[b] && m[a + 2] >= found[b + 2])));
-    const src = takeA ? m : found;
-    const i = takeA ? a : b;
-    if (takeA) a += 3;
-    else b += 3;
-    if (src[i] < end) continue;
-    all.push(src[i], src[i + 1], src[i + 2]);
-    end = src[i + 2];
-  }
-  m.length = 0;
-  for (const v of all) m.push(v);
+  return d[x + 3] === 13 && x + 4 < n && d[x + 4] === 10 && mayBreak(t, d, x + 4, n);
+}
+
+/**
+ * Whether the LF at p lies between base64 characters (after a CR or not) and may be the break of a
+ * base64 form within its first `step + 3` bytes: the 4 characters after it as a pattern's
+ * characters at offsets 1 and on, or, when fewer than 4 of its characters follow, the 4 before it
+ * (a filter of its own; a 4-byte read holding a line break passes).
+ */
+function mayBreak(t: Tables, d: Uint8Array, p: number, n: number): boolean {
+  if (p + 1 >= n || !IS_B64[d[p + 1]]) return false;
+  const before = d[p - 1] === 13 ? p - 2 : p - 1;
+  if (before < 0 || !IS_B64[d[before]]) return false;
+  if (p + 5 > n || before < 3) return true;
+  const after = gramAt(d, p + 1);
+  const ahead = gramAt(d, before - 3);
+  if (!noBreak(after) || !noBreak(ahead)) return true;
+  const { breaks, breakShift } = t;
+  const a = Math.imul(after, GOLDEN3) >>> breakShift;
+  const c = Math.imul(ahead, GOLDEN) >>> breakShift;
+  return (breaks[a >>> 5] & (1 << (a & 31))) !== 0 || (breaks[c >>> 5] & (1 << (c & 31))) !== 0;
 }
 
 function hitList(t: Tables, counts: Float64Array): ScrubHit[] {
