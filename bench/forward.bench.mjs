@@ -122,7 +122,7 @@ const worstRules = Array.from({ length: 16 }, (_, r) => ({
 // one long segment of pieces that end in `b` (the long-segment paths end their first segment in
 // `b`, so the first piece is found at the end and the second never), and long runs of literal
 // segments (`a` or `aa`, the broad reading of `a%61`) with a wrong one near the end.
-const piece = (i) => `${'a'.repeat(240 + (i % 16))}b`;
+const piece = (i) => `${'a'.repeat(200 + (i >> 2))}b`;
 const starred = (i) => `*${Array.from({ length: 7 }, () => piece(i)).join('*')}*`;
 const literal = (seg, i) => `${`${seg}/`.repeat(Math.floor(1900 / (seg.length + 1)) - (i % 16))}*/*/*/*/*/*/*/*/z`;
 const worstRefused = [

@@ -6,7 +6,7 @@
  * function takes the entries as a parameter, so this module imports no JSON.
  */
 import type { Rule } from './contract.ts';
-import { piecesMatch, wildcardMatches } from './match.ts';
+import { codesOf, type Pieces, piecesMatch, preparePieces, textAt, wildcardMatches } from './match.ts';
 import { percentDecode } from './urls.ts';
 
 /** The refusal of an injection into a model or MCP endpoint (README, Model and MCP endpoints). */
@@ -81,18 +81,26 @@ interface Broad {
   end: number[];
   /** Whether the first segment is an API version, once asked. */
   version?: boolean;
+  /** The text's character codes, once a wildcard asks. */
+  codes?: Uint16Array;
 }
 function readBroad(path: string): Broad {
-  const segments = broadSegments(path);
+  const d = percentDecode(path).toLowerCase();
+  // Without `;`, `\\` or an empty segment, the segments joined by `/` are the decoded text itself.
+  const trimmed = d.startsWith('/') && !d.includes('//') && !d.includes(';') && !d.includes('\\');
+  const text = trimmed ? d.slice(1, d.endsWith('/') ? -1 : d.length) : broadSegments(path).join('/');
   const start: number[] = [];
   const end: number[] = [];
-  let at = 0;
-  for (const segment of segments) {
-    start.push(at);
-    end.push(at + segment.length);
-    at += segment.length + 1;
+  if (text.length > 0) {
+    start.push(0);
+    for (let i = 0; i < text.length; i++) {
+      if (text.charCodeAt(i) !== 0x2f) continue;
+      end.push(i);
+      start.push(i + 1);
+    }
+    end.push(text.length);
   }
-  return { text: segments.join('/'), start, end };
+  return { text, start, end };
 }
 
 /**
@@ -111,7 +119,7 @@ interface PreparedEntry {
   /** Literal segments i..j-1, joined by `/`. */
   runs: { i: number; j: number; text: string }[];
   /** Segments holding `*`, split at it. */
-  wild: { i: number; pieces: string[] }[];
+  wild: { i: number; pieces: Pieces }[];
 }
 const preparedEntries = new WeakMap<Endpoint, PreparedEntry>();
 
@@ -123,7 +131,7 @@ function prepareEntry(e: Endpoint): PreparedEntry {
   const runs: PreparedEntry['runs'] = [];
   const wild: PreparedEntry['wild'] = [];
   for (let i = version ? 1 : 0; i < want.length; i++) {
-    if (want[i].includes('*')) wild.push({ i, pieces: want[i].split('*') });
+    if (want[i].includes('*')) wild.push({ i, pieces: preparePieces(want[i]) });
     else {
       let j = i + 1;
       while (j < want.length && !want[j].includes('*')) j++;
@@ -144,9 +152,10 @@ function broadUnder(have: Broad, e: PreparedEntry): boolean {
     if (!have.version) return false;
   }
   for (const { i, j, text } of e.runs) {
-    if (have.end[j - 1] - have.start[i] !== text.length || !have.text.startsWith(text, have.start[i])) return false;
+    if (have.end[j - 1] - have.start[i] !== text.length || !textAt(have.text, text, have.start[i])) return false;
   }
-  for (const { i, pieces } of e.wild) if (!piecesMatch(pieces, have.text, have.start[i], have.end[i])) return false;
+  const codes = () => (have.codes ??= codesOf(have.text));
+  for (const { i, pieces } of e.wild) if (!piecesMatch(pieces, have.text, codes, have.start[i], have.end[i])) return false;
   return true;
 }
 
