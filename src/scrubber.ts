@@ -70,9 +70,13 @@ const EMPTY = new Uint8Array(0);
 const BLOOM_BITS_PER_GRAM = 16;
 const BLOOM_MAX_BITS = 20;
 const GRAM_MAX_BITS = 18;
+/** The line-break filter's bitset: 256 KiB at most, read only at a line break between base64 characters. */
+const BREAKS_MAX_BITS = 21;
 const GOLDEN = 0x9e3779b1;
 const GOLDEN2 = 0x85ebca6b;
 const GOLDEN3 = 0xc2b2ae35;
+const GOLDEN4 = 0x27d4eb2f;
+const GOLDEN5 = 0x165667b1;
 /** Grams are compared with every byte's 0x20 bit set: 'A' and 'a' (and '@' and '`') look alike. */
 const FOLD = 0x20202020;
 
@@ -95,12 +99,9 @@ const DECODING_PREFIX = 16;
 const spanOf = (kind: number, len: number, raw: number) =>
   kind === EXACT ? len : kind === B64 ? 3 * len - 2 : kind === HEX ? 2 * raw : kind === URL ? 3 * raw : MAX_FORM_GROWTH * raw;
 
-const B64_STD = enc.encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/');
-const B64_URL = enc.encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_');
-const EQ = 61; // '='
 /** Bytes that may appear inside a base64 or base64url run. */
 const IS_B64 = new Uint8Array(256);
-for (const c of [...B64_STD, ...B64_URL]) IS_B64[c] = 1;
+for (const c of enc.encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_')) IS_B64[c] = 1;
 /** Hex digit values, 255 for anything else. */
 const HEXVAL = new Uint8Array(256).fill(255);
 for (let i = 0; i < 16; i++) {
@@ -121,19 +122,15 @@ for (const [c, b] of [
 ] as const)
   JSON_ESCAPE[c.charCodeAt(0)] = b;
 
-/** Base64 of `a` zero bytes followed by `raw`, with padding. */
-function base64(raw: Uint8Array, a: number, chars: Uint8Array): Uint8Array {
-  const n = raw.length + a;
-  const out = new Uint8Array(Math.ceil(n / 3) * 4);
-  const at = (i: number) => (i < a || i >= n ? 0 : raw[i - a]);
-  for (let i = 0, w = 0; i < n; i += 3, w += 4) {
-    const v = (at(i) << 16) | (at(i + 1) << 8) | at(i + 2);
-    out[w] = chars[v >> 18];
-    out[w + 1] = chars[(v >> 12) & 63];
-    out[w + 2] = i + 1 < n ? chars[(v >> 6) & 63] : EQ;
-    out[w + 3] = i + 2 < n ? chars[v & 63] : EQ;
-  }
-  return out;
+/** `a` zero bytes as a latin1 string, for base64 of a value at alignment `a`. */
+const ZEROS = ['', '\0', '\0\0'];
+const toBase64url = (b64: string) => b64.replaceAll('+', '-').replaceAll('/', '_');
+
+/** Bytes as the string of the same char codes (U+0000 to U+00FF): what `btoa` reads, and a Map key. */
+function latin1(b: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < b.length; i += 8192) s += String.fromCharCode.apply(null, b.subarray(i, i + 8192) as unknown as number[]);
+  return s;
 }
 
 const LOWER_HEX = enc.encode('0123456789abcdef');
@@ -251,22 +248,25 @@ function jsonForm(raw: Uint8Array, slash: boolean, escapes: number): Uint8Array 
  * Every spelling of every encoded form of a value (a decoding form's first DECODING_PREFIX bytes);
  * duplicates and base64 equal to raw are dropped later.
  */
-function encodedForms(raw: Uint8Array): [form: string, kind: number, bytes: Uint8Array][] {
-  const out: [string, number, Uint8Array][] = [];
+function encodedForms(raw: Uint8Array, latin: string): [form: string, kind: number, bytes: string][] {
+  const out: [string, number, string][] = [];
   const n = raw.length;
   for (let a = 0; a < 3; a++) {
     // The value's bytes after `a` unknown bytes: keep only the characters made of value bits alone.
-    const std = base64(raw, a, B64_STD);
-    const url = base64(raw, a, B64_URL);
+    const std = btoa(ZEROS[a] + latin);
     const from = Math.ceil((8 * a) / 6);
     const to = Math.floor((8 * (a + n)) / 6);
-    out.push(['base64', B64, std.subarray(from, to)], ['base64url', B64, url.subarray(from, to)]);
+    const middle = std.slice(from, to);
+    out.push(['base64', B64, middle], ['base64url', B64, toBase64url(middle)]);
     // The value ending padded data: its last partial character (zero bits after it), then '='.
-    if ((a + n) % 3) out.push(['base64', B64, std.subarray(from)], ['base64url', B64, url.subarray(from)]);
+    if ((a + n) % 3) {
+      const end = std.slice(from);
+      out.push(['base64', B64, end], ['base64url', B64, toBase64url(end)]);
+    }
   }
   // Lower case only: verification reads hex digits in any case.
-  out.push(['hex', HEX, hexForm(raw)]);
-  for (const [keep, plus] of URL_ENCODERS) out.push(['url', URL, urlForm(raw, keep, plus)]);
+  out.push(['hex', HEX, latin1(hexForm(raw))]);
+  for (const [keep, plus] of URL_ENCODERS) out.push(['url', URL, latin1(urlForm(raw, keep, plus))]);
   // Only the spellings that differ: a writer's escapes matter only where the value has such characters.
   let has = 0;
   let slash = false;
@@ -278,23 +278,11 @@ function encodedForms(raw: Uint8Array): [form: string, kind: number, bytes: Uint
   }
   for (let e = 0; e <= (ESC_GO | ESC_NON_ASCII); e++) {
     if ((e & has) !== e) continue;
-    out.push(['json', JSON_, jsonForm(raw, false, e)]);
-    if (slash) out.push(['json', JSON_, jsonForm(raw, true, e)]);
+    out.push(['json', JSON_, latin1(jsonForm(raw, false, e))]);
+    if (slash) out.push(['json', JSON_, latin1(jsonForm(raw, true, e))]);
   }
-  out.push(['json', JSON_, jsonForm(raw, false, ESC_ALL)]);
+  out.push(['json', JSON_, latin1(jsonForm(raw, false, ESC_ALL))]);
   return out;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function fnv(b: Uint8Array, seed: number): number {
-  let h = 0x811c9dc5 ^ seed;
-  for (let i = 0; i < b.length; i++) h = Math.imul(h ^ b[i], 0x01000193);
-  return h & 0x3fffffff; // a small integer, cheap as a Map key
 }
 
 // ── Tables ─────────────────────────────────────────────────────────────────────────────
@@ -320,8 +308,8 @@ interface Tables {
   bloom: Int32Array;
   /**
    * Base64 split within its first `step + 3` bytes, for a sample holding a line break: the 4 characters
-   * after a break as a pattern's characters at offsets 1 and on (hashed by GOLDEN3), or, when
-   * fewer than 4 of its characters follow, the 4 before the break (hashed by GOLDEN).
+   * after a break as a pattern's characters at offsets 1 and on (bits by GOLDEN3 and GOLDEN4), or,
+   * when fewer than 4 of its characters follow, the 4 before the break (GOLDEN and GOLDEN5).
    */
   breaks: Int32Array;
   breakShift: number;
@@ -355,23 +343,24 @@ const isLong = (d: Uint8Array, o: number, len: number) => len >= 12 && gramAt(d,
 const keyOfPattern = (d: Uint8Array, o: number, len: number) => mixKey(gramAt(d, o), gramAt(d, o + 4), isLong(d, o, len) ? gramAt(d, o + 8) : 0);
 
 function build(values: readonly ScrubValue[]): Tables {
-  const store: Uint8Array[] = []; // distinct byte strings
-  const firstOfHash = new Map<number, number>(); // FNV hash → newest string, chained by `sameHash`
-  const sameHash: number[] = [];
-  const keep = (bytes: Uint8Array): number => {
-    const h = fnv(bytes, 0);
-    const first = firstOfHash.get(h) ?? -1;
-    for (let i = first; i >= 0; i = sameHash[i]) if (sameBytes(store[i], bytes)) return i;
-    sameHash.push(first);
-    firstOfHash.set(h, store.length);
-    return store.push(bytes) - 1;
+  // Distinct byte strings: a value's raw bytes, or a form as a latin1 string (its bytes as char codes).
+  const store: (Uint8Array | string)[] = [];
+  const storeLen: number[] = [];
+  const ids = new Map<string, number>(); // latin1 → index in store
+  const keep = (key: string, bytes: Uint8Array | string): number => {
+    let id = ids.get(key);
+    if (id === undefined) {
+      ids.set(key, (id = store.push(bytes) - 1));
+      storeLen.push(key.length);
+    }
+    return id;
   };
   const pBytes: number[] = [];
   const pKind: number[] = [];
   const pRaw: number[] = [];
   const pSlot: number[] = [];
   const pPartial: number[] = [];
-  const seen = new Set<number>(); // kind × 2^26 + store index
+  const seen = new Set<string>(); // kind, store index and (decoding forms) the value's store index
   const slots: { name: string; form: string }[] = [];
   const rep: Uint8Array[] = [];
   // Per name: its slot per form (the first value of a name decides its replacements).
@@ -383,10 +372,11 @@ function build(values: readonly ScrubValue[]): Tables {
     if (raw.length > MAX_VALUE_BYTES) throw new RangeError(`scrubber: value #${i} (${v.name}) is longer than 1 MiB`);
     return raw;
   });
-  const rawIds = raws.map(keep);
+  const latins = raws.map(latin1);
+  const rawIds = raws.map((raw, i) => keep(latins[i], raw));
   const add = (bytes: number, kind: number, v: number, form: string) => {
     // A decoding pattern is its kind, its value and its first bytes (what the filter and the key read).
-    const id = ((kind >= HEX ? rawIds[v] : 0) * 2 ** 24 + bytes) * 8 + kind;
+    const id = kind >= HEX ? `${kind} ${bytes} ${rawIds[v]}` : `${kind} ${bytes}`;
     if (seen.has(id)) return;
     seen.add(id);
     const name = values[v].name;
@@ -410,20 +400,22 @@ function build(values: readonly ScrubValue[]): Tables {
   // Raw forms first, so a value that is also another's encoded form comes back as its placeholder.
   values.forEach((_, i) => add(rawIds[i], EXACT, i, 'raw'));
   values.forEach((_, i) => {
-    for (const [form, kind, bytes] of encodedForms(raws[i])) {
+    for (const [form, kind, bytes] of encodedForms(raws[i], latins[i])) {
       // A decoding form equal to the raw bytes stays: it catches the value with later characters escaped.
-      if (kind === B64 && sameBytes(bytes, raws[i])) continue;
-      add(keep(bytes), kind, i, form);
+      if (kind === B64 && bytes === latins[i]) continue;
+      add(keep(bytes, bytes), kind, i, form);
     }
   });
 
   let total = 0;
-  for (const b of store) total += b.length;
+  for (const length of storeLen) total += length;
   const pat = new Uint8Array(total);
   const storeOff = new Int32Array(store.length);
-  for (let i = 0, at = 0; i < store.length; at += store[i].length, i++) {
+  for (let i = 0, at = 0; i < store.length; at += storeLen[i], i++) {
     storeOff[i] = at;
-    pat.set(store[i], at);
+    const b = store[i];
+    if (typeof b !== 'string') pat.set(b, at);
+    else for (let j = 0; j < b.length; j++) pat[at + j] = b.charCodeAt(j);
   }
   const count = pBytes.length;
   const off = new Int32Array(count);
@@ -437,9 +429,9 @@ function build(values: readonly ScrubValue[]): Tables {
   let horizon = 0;
   for (let i = 0; i < count; i++) {
     off[i] = storeOff[pBytes[i]];
-    len[i] = store[pBytes[i]].length;
+    len[i] = storeLen[pBytes[i]];
     raw[i] = storeOff[pRaw[i]];
-    rawLen[i] = store[pRaw[i]].length;
+    rawLen[i] = storeLen[pRaw[i]];
     minLen = Math.min(minLen, len[i]);
     horizon = Math.max(horizon, spanOf(kind[i], len[i], rawLen[i]));
   }
@@ -454,7 +446,8 @@ function build(values: readonly ScrubValue[]): Tables {
   const bloomShift = 32 - bloomBits;
   let b64Count = 0;
   for (let i = 0; i < count; i++) b64Count += kind[i] === B64 ? 1 : 0;
-  const breakBits = Math.min(BLOOM_MAX_BITS, Math.max(10, pow2Bits(b64Count * (step + 2) * BLOOM_BITS_PER_GRAM)));
+  // Two bits per entry, so a text whose lines all end and begin alike rarely passes by chance.
+  const breakBits = Math.min(BREAKS_MAX_BITS, Math.max(10, pow2Bits(b64Count * (step + 2) * 2 * BLOOM_BITS_PER_GRAM)));
   const breaks = new Int32Array(1 << (breakBits - 5));
   const breakShift = 32 - breakBits;
   const gramShift = 32 - gramBits;
@@ -480,8 +473,12 @@ function build(values: readonly ScrubValue[]): Tables {
     }
     if (kind[i] === B64) {
       for (let k = 1; k < step + 3; k++) {
-        const b = k <= len[i] - 4 ? Math.imul(gramAt(pat, o + k), GOLDEN3) >>> breakShift : Math.imul(gramAt(pat, o + k - 4), GOLDEN) >>> breakShift;
+        const after = k <= len[i] - 4;
+        const v = gramAt(pat, after ? o + k : o + k - 4);
+        const b = Math.imul(v, after ? GOLDEN3 : GOLDEN) >>> breakShift;
+        const c = Math.imul(v, after ? GOLDEN4 : GOLDEN5) >>> breakShift;
         breaks[b >>> 5] |= 1 << (b & 31);
+        breaks[c >>> 5] |= 1 << (c & 31);
       }
     }
     const k = keyOfPattern(pat, o, len[i]);
@@ -841,8 +838,11 @@ function mayBreak(t: Tables, d: Uint8Array, p: number, n: number): boolean {
   if (!noBreak(after) || !noBreak(ahead)) return true;
   const { breaks, breakShift } = t;
   const a = Math.imul(after, GOLDEN3) >>> breakShift;
+  const a2 = Math.imul(after, GOLDEN4) >>> breakShift;
+  if ((breaks[a >>> 5] & (1 << (a & 31))) !== 0 && (breaks[a2 >>> 5] & (1 << (a2 & 31))) !== 0) return true;
   const c = Math.imul(ahead, GOLDEN) >>> breakShift;
-  return (breaks[a >>> 5] & (1 << (a & 31))) !== 0 || (breaks[c >>> 5] & (1 << (c & 31))) !== 0;
+  const c2 = Math.imul(ahead, GOLDEN5) >>> breakShift;
+  return (breaks[c >>> 5] & (1 << (c & 31))) !== 0 && (breaks[c2 >>> 5] & (1 << (c2 & 31))) !== 0;
 }
 
 function hitList(t: Tables, counts: Float64Array): ScrubHit[] {
