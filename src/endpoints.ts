@@ -6,7 +6,7 @@
  * function takes the entries as a parameter, so this module imports no JSON.
  */
 import type { Rule } from './contract.ts';
-import { codesOf, type Pieces, piecesMatch, preparePieces, textAt, wildcardMatches } from './match.ts';
+import { type Pieces, piecesMatch, preparePieces, TextIndex, textAt, wildcardMatches } from './match.ts';
 import { percentDecode } from './urls.ts';
 
 /** The refusal of an injection into a model or MCP endpoint (README, Model and MCP endpoints). */
@@ -81,8 +81,8 @@ interface Broad {
   end: number[];
   /** Whether the first segment is an API version, once asked. */
   version?: boolean;
-  /** The text's character codes, once a wildcard asks. */
-  codes?: Uint16Array;
+  /** The text read for wildcards, once one asks. */
+  index?: TextIndex;
 }
 function readBroad(path: string): Broad {
   const d = percentDecode(path).toLowerCase();
@@ -154,8 +154,8 @@ function broadUnder(have: Broad, e: PreparedEntry): boolean {
   for (const { i, j, text } of e.runs) {
     if (have.end[j - 1] - have.start[i] !== text.length || !textAt(have.text, text, have.start[i])) return false;
   }
-  const codes = () => (have.codes ??= codesOf(have.text));
-  for (const { i, pieces } of e.wild) if (!piecesMatch(pieces, have.text, codes, have.start[i], have.end[i])) return false;
+  const index = () => (have.index ??= new TextIndex(have.text));
+  for (const { i, pieces } of e.wild) if (!piecesMatch(pieces, have.text, index, have.start[i], have.end[i])) return false;
   return true;
 }
 

@@ -32,7 +32,15 @@ interface Glob {
   empty: Int32Array;
   /** …and OPT's, which also holds the one three further (`/**\/` read as a single `/`). */
   jump: Int32Array;
+  /**
+   * A part's states as they are met (anchored and not), each with its next state per ASCII
+   * character, -1 until first needed: a bounded lazy DFA, so a state seen again costs one lookup.
+   */
+  dfa?: [Map<number, Int32Array>, Map<number, Int32Array>];
 }
+
+/** States a part's lazy DFA keeps; past that, the automaton is stepped without it. */
+const DFA_STATES = 256;
 
 const has = (bits: Int32Array, p: number) => (bits[p >>> 5] & (1 << (p & 31))) !== 0;
 const set = (bits: Int32Array, p: number) => {
@@ -224,14 +232,33 @@ function scan(g: Glob, path: string, from: number, anchored: boolean, toEnd: boo
   // A part has no `**`, so no two `*` are next to each other: one step closes a state.
   const start = 1 | ((1 & empty) << 1);
   const fresh = anchored ? 0 : start;
+  const step = (state: number, c: number) => {
+    const a = c < 128 ? ascii[c] : (wide.get(c)?.[0] ?? other);
+    const next = (c === SLASH ? 0 : state & loop) | ((state & a) << 1);
+    return next | ((next & empty) << 1) | fresh;
+  };
+  // States are non-negative (the accept bit is below bit 31), so -1 marks a step not yet taken.
+  const dfa = g.n < 31 ? (g.dfa ??= [new Map(), new Map()])[anchored ? 0 : 1] : null;
+  const rowOf = (state: number) => {
+    let row = dfa?.get(state) ?? null;
+    if (!row && dfa && dfa.size < DFA_STATES) dfa.set(state, (row = new Int32Array(128).fill(-1)));
+    return row;
+  };
   let state = start;
+  let row = rowOf(state);
   for (let i = from; i < path.length; i++) {
     if (!toEnd && (state & accept) !== 0) return i;
     const c = path.charCodeAt(i);
-    const a = c < 128 ? ascii[c] : (wide.get(c)?.[0] ?? other);
-    const next = (c === SLASH ? 0 : state & loop) | ((state & a) << 1);
-    state = next | ((next & empty) << 1) | fresh;
-    if (state === 0) return -1;
+    let after: number;
+    if (row && c < 128) {
+      after = row[c];
+      if (after < 0) after = row[c] = step(state, c);
+    } else after = step(state, c);
+    if (after === 0) return -1;
+    if (after !== state) {
+      state = after;
+      row = rowOf(state);
+    }
   }
   return (state & accept) !== 0 ? path.length : -1;
 }
@@ -349,25 +376,82 @@ export interface Pieces {
   texts: string[];
   codes: Uint16Array[];
   tables: Int32Array[];
+  /** Per piece, its distinct characters and where each first stands in it. */
+  chars: { code: number; at: number }[][];
 }
 export function preparePieces(pattern: string): Pieces {
   const texts = pattern.split('*');
   const codes = texts.map((t) => Uint16Array.from(t, (c) => c.charCodeAt(0)));
-  return { texts, codes, tables: texts.map(failure) };
+  const chars = codes.map((piece) => {
+    const seen = new Map<number, number>();
+    piece.forEach((code, at) => seen.has(code) || seen.set(code, at));
+    return [...seen].map(([code, at]) => ({ code, at }));
+  });
+  return { texts, codes, tables: texts.map(failure), chars };
 }
-/** A text's character codes, read once and searched by every prepared pattern. */
-export const codesOf = (text: string): Uint16Array => {
-  const codes = new Uint16Array(text.length);
-  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
-  return codes;
-};
+
+/** A text read once for every prepared pattern: its character codes and how often each occurs. */
+export class TextIndex {
+  readonly codes: Uint16Array;
+  private readonly ascii = new Int32Array(128);
+  private readonly wide = new Map<number, number>();
+  constructor(readonly text: string) {
+    this.codes = new Uint16Array(text.length);
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      this.codes[i] = c;
+      if (c < 128) this.ascii[c]++;
+      else this.wide.set(c, (this.wide.get(c) ?? 0) + 1);
+    }
+  }
+  count(c: number): number {
+    return c < 128 ? this.ascii[c] : (this.wide.get(c) ?? 0);
+  }
+}
+
+/**
+ * Where piece `i` of a prepared pattern first occurs whole in `text[at, end)` (its end), or -1.
+ * When the piece holds a character the text has few of, only the places of that character are
+ * tried (found by `indexOf` of one character, each checked by one comparison), which costs at most
+ * about `end - at`; otherwise KMP over the codes. Either way linear, whatever the text.
+ */
+function findPiece(p: Pieces, i: number, t: TextIndex, at: number, end: number): number {
+  const piece = p.codes[i];
+  const m = piece.length;
+  let rare = p.chars[i][0];
+  let fewest = t.count(rare.code);
+  for (const c of p.chars[i]) {
+    const n = t.count(c.code);
+    if (n < fewest) {
+      fewest = n;
+      rare = c;
+    }
+  }
+  if (fewest * (m + 16) <= end - at) {
+    const { text } = t;
+    const ch = String.fromCharCode(rare.code);
+    for (let q = text.indexOf(ch, at + rare.at); q >= 0 && q - rare.at + m <= end; q = text.indexOf(ch, q + 1)) {
+      if (textAt(text, p.texts[i], q - rare.at)) return q - rare.at + m;
+    }
+    return -1;
+  }
+  const codes = t.codes;
+  const f = p.tables[i];
+  for (let j = at, k = 0; j < end; j++) {
+    const c = codes[j];
+    while (k > 0 && c !== piece[k]) k = f[k - 1];
+    if (c === piece[k]) k++;
+    if (k === m) return j + 1;
+  }
+  return -1;
+}
 
 /**
  * `text[from, to)` against a prepared `*` pattern, the way `wildcardMatches` reads it: the first
- * piece anchored at the start, the last at the end, each between at its leftmost place found by
- * KMP over the text's codes (`codes` gives them, made once for every pattern).
+ * piece anchored at the start, the last at the end, each between at its leftmost place
+ * (`findPiece`; `index` reads the text once for every pattern).
  */
-export function piecesMatch(p: Pieces, text: string, codes: () => Uint16Array, from: number, to: number): boolean {
+export function piecesMatch(p: Pieces, text: string, index: () => TextIndex, from: number, to: number): boolean {
   const { texts } = p;
   const first = texts[0];
   const last = texts[texts.length - 1];
@@ -375,23 +459,9 @@ export function piecesMatch(p: Pieces, text: string, codes: () => Uint16Array, f
   let at = from + first.length;
   const end = to - last.length;
   for (let i = 1; i < texts.length - 1; i++) {
-    const piece = p.codes[i];
-    const m = piece.length;
-    if (m === 0) continue;
-    const t = codes();
-    const f = p.tables[i];
-    let found = -1;
-    for (let j = at, k = 0; j < end; j++) {
-      const c = t[j];
-      while (k > 0 && c !== piece[k]) k = f[k - 1];
-      if (c === piece[k]) k++;
-      if (k === m) {
-        found = j + 1;
-        break;
-      }
-    }
-    if (found < 0) return false;
-    at = found;
+    if (texts[i].length === 0) continue;
+    at = findPiece(p, i, index(), at, end);
+    if (at < 0) return false;
   }
   return true;
 }

@@ -118,11 +118,13 @@ export function isAmbiguousPath(raw: string): boolean {
   const path = rawPath(raw);
   if (path.includes('\\')) return true;
   const bytes = new SegmentBytes();
+  // The next `%` at or after the segment, looked for again only once passed: one read of the path.
+  let percent = path.indexOf('%');
   for (let from = 0; from <= path.length; ) {
     let to = path.indexOf('/', from);
     if (to < 0) to = path.length;
-    const escaped = path.indexOf('%', from);
-    if (escaped < 0 || escaped >= to) {
+    if (percent >= 0 && percent < from) percent = path.indexOf('%', from);
+    if (percent < 0 || percent >= to) {
       if (dotted(path, from, to)) return true;
     } else {
       bytes.reset();

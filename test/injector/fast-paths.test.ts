@@ -131,7 +131,38 @@ describe('the glob cut at its **', () => {
   });
 });
 
+describe('the glob parts read by a bounded lazy DFA', () => {
+  it('agree with the whole automaton when a part meets more states than the DFA keeps', () => {
+    const random = prng(0xdfa5);
+    // `**a?????????b` unanchored over a random text of a and b meets hundreds of states.
+    const globs = ['/**a?????????b**', '/**a?*?*?*?b/**', '/**/a??b??a??b??a/**/b'];
+    for (let i = 0; i < 300; i++) {
+      const path = `/${Array.from({ length: 200 + Math.floor(random() * 400) }, () => (random() < 0.5 ? 'a' : random() < 0.9 ? 'b' : '/')).join('')}`;
+      for (const glob of globs) expect(globMatches(glob, path), `${glob} ${path}`).to.equal(globMatchesWhole(glob, path));
+    }
+  });
+});
+
 describe('prepared endpoint entries', () => {
+  it("agree with a table on 3,000 long segments, where a rare character's places are tried instead of KMP", () => {
+    const random = prng(0x5e91);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
+    let under = 0;
+    for (let i = 0; i < 3_000; i++) {
+      const pieces = Array.from({ length: 2 + Math.floor(random() * 7) }, () => pick(['', 'a', 'b', 'ab', 'aab', 'c', 'ca', `${'a'.repeat(12)}c`, 'bcb']));
+      const pattern = pieces.join('*');
+      // Texts of many a and b with a few c: the c's places are few enough to be tried one by one.
+      const run = (n: number) => Array.from({ length: n }, () => (random() < 0.97 ? pick(['a', 'b']) : 'c')).join('');
+      // Half are written from the pattern, so that many match and the rest fail late.
+      const text = random() < 0.5 ? run(50 + Math.floor(random() * 250)) : pieces.map((piece) => piece || 'a').join(run(Math.floor(random() * 60)));
+      const want = starMatch(pattern, text);
+      if (want) under++;
+      const url = new URL(`https://h.example/${text}/x`);
+      expect(matchesEndpoint(url, [{ host: 'h.example', path: `/${pattern}` }]), `${pattern} ${text}`).to.equal(want);
+    }
+    expect(under).to.be.within(300, 2700);
+  });
+
   it('agree with a segment-by-segment comparison on 20,000 generated paths and prefixes', () => {
     const random = prng(0xe7d5);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
