@@ -4,7 +4,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { AutoLockMs, LockState } from '../src/contract.ts';
 import { AutoLock } from '../src/autolock.ts';
-import { openVaultDb } from '../src/db.ts';
+import { openVaultDb, type VaultDb } from '../src/db.ts';
 import { KeyRing } from '../src/keyring.ts';
 import { Lock, LockError, type Proof } from '../src/lock.ts';
 import { loadSettings } from '../src/settings.ts';
@@ -85,6 +85,8 @@ export class LockController implements ReactiveController, PopupModel {
   private ring?: KeyRing;
   private autoLock?: AutoLock;
   private bus?: BroadcastChannel;
+  private db?: VaultDb;
+  private disconnected = false;
   /** Opened by the button to unlock: it closes itself once unlocked. */
   private readonly closeAfterUnlock: boolean;
   /** Whether another part of the popup (a backup the page asked for) keeps it open after unlocking. */
@@ -100,13 +102,17 @@ export class LockController implements ReactiveController, PopupModel {
   }
 
   hostConnected() {
+    this.disconnected = false;
     void this.start();
   }
 
+  /** Releases all it holds, even mid-start: the key ring, the bus and the database. */
   hostDisconnected() {
     this.autoLock?.close();
+    this.disconnected = true;
     this.ring?.close();
     this.bus?.close();
+    this.db?.close();
   }
 
   go(screen: Screen) {
@@ -185,6 +191,8 @@ export class LockController implements ReactiveController, PopupModel {
     try {
       const { config } = await loadSettings(this.win.location.origin);
       const db = await openVaultDb();
+      this.db = db;
+      if (this.disconnected) return db.close();
       this.lock = new Lock(db, { iterations: config.passphraseIterations, rpName: config.name });
       this.ring = await KeyRing.open(db);
       this.ring.onChange(() => this.refresh());

@@ -4,10 +4,19 @@
 // error other than the scrubbed texts and chunks passes the scrubber before it is posted.
 import { VaultError, einval } from './errors.ts';
 import { IDLE_MS, type ScrubStream, type Scrubber } from './scrubber.ts';
-import { STREAM_ID } from './validate.ts';
-import type { Vault } from './vault.ts';
-import { checkPushSize, checkRedactSize } from './limits.ts';
 import { pushSliced, redactSliced } from './slices.ts';
+import type { AgentCommand } from './commands.ts';
+import type { Registered } from './registered.ts';
+import type { Compiled } from './scrubbers.ts';
+
+/** What an agent session uses of the vault: the namespace's scrubber and version, and registration. */
+export interface AgentVault {
+  scrubber(namespace: string): Promise<Compiled>;
+  /** The newest compiled scrubber (compiling first when it can), if there is one. */
+  newestScrubber(namespace: string): Promise<Compiled | undefined>;
+  scrubVersion(namespace: string): Promise<number>;
+  registerEndpoints(namespace: string, added: Registered): Promise<{ ok: true }>;
+}
 
 export const MAX_STREAMS = 64;
 
@@ -16,10 +25,6 @@ interface OpenStream {
   scrubber: Scrubber;
   stream: ScrubStream;
 }
-
-type Fields = Record<string, unknown>;
-
-const isText = (t: unknown): t is string | Uint8Array => typeof t === 'string' || t instanceof Uint8Array;
 
 /** Reply fields that hold scrubbed texts: never scanned again. */
 const SCRUBBED = new Set(['texts', 'chunk']);
@@ -30,15 +35,15 @@ export class AgentSession {
   private used: Scrubber | undefined;
 
   constructor(
-    private readonly vault: Vault,
+    private readonly vault: AgentVault,
     private readonly namespace: string,
   ) {}
 
   /** The reply to one op, every string in it scrubbed; an error thrown is scrubbed likewise. */
-  async reply(op: string, fields: Fields): Promise<object> {
+  async reply(command: AgentCommand): Promise<object> {
     this.used = undefined;
     try {
-      return this.clean(await this.answer(op, fields), await this.scrubber());
+      return this.clean(await this.answer(command), await this.scrubber());
     } catch (error) {
       throw this.cleanError(error, await this.scrubber());
     }
@@ -50,39 +55,31 @@ export class AgentSession {
     return this.cleanError(error, await this.scrubber());
   }
 
-  private async answer(op: string, fields: Fields): Promise<object> {
-    switch (op) {
+  private async answer(command: AgentCommand): Promise<object> {
+    switch (command.op) {
       case 'redact':
-        return this.redact(fields.texts);
+        return this.redact(command.texts);
       case 'redactStream':
-        return this.open(fields.stream);
-      case 'push': {
-        if (!(fields.chunk instanceof Uint8Array)) throw einval('chunk must be a Uint8Array');
-        const chunk = fields.chunk;
-        checkPushSize(chunk);
-        return { chunk: await pushSliced((await this.current(fields.stream)).stream, chunk) };
-      }
+        return this.open(command.stream);
+      case 'push':
+        return { chunk: await pushSliced((await this.current(command.stream)).stream, command.chunk) };
       case 'idle':
-        return { chunk: (await this.current(fields.stream)).stream.idle() };
+        return { chunk: (await this.current(command.stream)).stream.idle() };
       case 'end': {
-        const open = await this.current(fields.stream);
-        this.streams.delete(fields.stream as string);
+        const open = await this.current(command.stream);
+        this.streams.delete(command.stream);
         const chunk = open.stream.end();
         return { chunk, hits: open.stream.hits };
       }
       case 'drop':
-        this.streams.delete(streamId(fields.stream));
+        this.streams.delete(command.stream);
         return {};
       case 'endpoints':
-        return this.vault.registerEndpoints(this.namespace, fields.model, fields.mcp);
-      default:
-        throw new VaultError('ENOTSUP', 'that op is not built yet');
+        return this.vault.registerEndpoints(this.namespace, command.added);
     }
   }
 
-  private async redact(texts: unknown) {
-    if (!Array.isArray(texts) || !texts.every(isText)) throw einval('texts must be a list of strings and Uint8Arrays');
-    checkRedactSize(texts);
+  private async redact(texts: (string | Uint8Array)[]) {
     const { version, scrubber } = await this.vault.scrubber(this.namespace);
     this.used = scrubber;
     // In slices that yield (README, Limits): a big or long redact never holds the thread for long.
@@ -90,8 +87,7 @@ export class AgentSession {
     return { texts: out, hits, version };
   }
 
-  private async open(stream: unknown) {
-    const id = streamId(stream);
+  private async open(id: string) {
     if (this.streams.has(id)) throw einval('that stream is already open');
     if (this.streams.size >= MAX_STREAMS) throw new VaultError('EAGAIN', `at most ${MAX_STREAMS} streams may be open on a port`);
     const { version, scrubber } = await this.vault.scrubber(this.namespace);
@@ -102,11 +98,10 @@ export class AgentSession {
   }
 
   /** The open stream, unless the values changed since it opened: then it is gone (EAGAIN). */
-  private async current(stream: unknown): Promise<OpenStream> {
-    const id = streamId(stream);
+  private async current(id: string): Promise<OpenStream> {
     const open = this.streams.get(id);
     if (!open) throw new VaultError('ENOENT', 'there is no open stream with that id');
-    const { scrubVersion } = await this.vault.records.meta(this.namespace);
+    const scrubVersion = await this.vault.scrubVersion(this.namespace);
     if (scrubVersion !== open.version) {
       this.streams.delete(id);
       throw new VaultError('EAGAIN', 'the values changed since that stream opened; open it again and push its output from the start');
@@ -118,8 +113,7 @@ export class AgentSession {
   /** The scrubber to check a reply with: the op's own, else the newest compiled (none before the first unlock). */
   private async scrubber(): Promise<Scrubber | undefined> {
     if (this.used) return this.used;
-    const compiled = await this.vault.scrubbers.refresh(this.namespace).catch(() => this.vault.scrubbers.get(this.namespace));
-    return compiled?.scrubber;
+    return (await this.vault.newestScrubber(this.namespace))?.scrubber;
   }
 
   private clean<T>(value: T, scrubber: Scrubber | undefined, depth = 0): T {
@@ -137,10 +131,4 @@ export class AgentSession {
     const message = scrubber.redact(error.message).text;
     return message === error.message ? error : new VaultError(error.code, message);
   }
-}
-
-/** A stream id as the agent gave it, if it is one; the id itself never goes into the error. */
-function streamId(id: unknown): string {
-  if (typeof id !== 'string' || !STREAM_ID.test(id)) throw einval('stream must be an id of 1 to 64 characters of A-Z a-z 0-9 . _ : -');
-  return id;
 }

@@ -1,5 +1,7 @@
 // The vault documents' own BroadcastChannel: what changed in which namespace (`null`: all of
 // them), so every document pushes the same events to its ports. Never a value.
+import type { Delta } from './namespaces.ts';
+
 export const CHANNEL = 'slicc-vault';
 
 /**
@@ -11,6 +13,8 @@ export interface BusMessage {
   type: 'changed';
   namespace: string | null;
   changes: Change[];
+  /** What the write changed, with the namespace's revision after it; absent, receivers reload. */
+  delta?: Delta;
 }
 
 /** Tells every vault document of the origin, from a document that has no Vault (the popup). */

@@ -22,6 +22,8 @@ export interface StoredRecord {
   ciphertext: ArrayBuffer;
   createdAt: EpochMs;
   updatedAt: EpochMs;
+  /** Moves by one with every write of the record: a concurrent write compares it. */
+  revision?: number;
   usedAt?: EpochMs;
   removedAt?: EpochMs;
   /** Set once when the ciphertext didn't open under the vault's key (README, Key store and lock). */
@@ -39,6 +41,8 @@ export interface NamespaceMeta {
   scrubVersion: number;
   exportedAt: EpochMs | null;
   reminderDismissed: boolean;
+  /** Moves by one with every write of the namespace (README, Scrub state): notices carry it. */
+  rev?: number;
   /** Model base URLs and MCP servers the agent registered (`endpoints`). */
   registered?: Registered;
   /**

@@ -10,7 +10,9 @@ import { type McpRecord, decideMcp, mcpRequest } from './mcp.ts';
 import { decryptValue } from './keys.ts';
 import { relayResponse } from './response.ts';
 import { parseStamp } from './sealed.ts';
-import type { Vault } from './vault.ts';
+import type { InEffect } from './namespace-state.ts';
+import type { AuditDraft } from './records.ts';
+import type { Compiled } from './scrubbers.ts';
 
 export interface ForwardRequest {
   head: RequestHead;
@@ -68,17 +70,26 @@ async function byPlaceholder(records: StoredRecord[], key: CryptoKey | null, nam
   return new Map(entries);
 }
 
-export async function forward(vault: Vault, namespace: string, fields: Record<string, unknown>, port: MessagePort | undefined): Promise<ForwardResult> {
-  const request = checkForward(fields);
-  if (!port) throw einval('forward needs a MessagePort transferred for the response');
+/** What `forward` uses of the vault: the namespace from memory, the key, the clock, the audit of uses, the scrubber. */
+export interface ForwardVault {
+  readonly keys: { readonly key: CryptoKey | null };
+  now(): number;
+  all(namespace: string): Promise<StoredRecord[]>;
+  inEffect(namespace: string): Promise<InEffect>;
+  used(namespace: string, ids: string[], entries: AuditDraft[]): Promise<void>;
+  scrubber(namespace: string): Promise<Compiled>;
+}
+
+/** A parsed `forward` (commands.ts): decided from memory; the response relayed through `port`, scrubbed. */
+export async function forward(vault: ForwardVault, namespace: string, request: ForwardRequest, port: MessagePort): Promise<ForwardResult> {
   const result = await decide(vault, namespace, request);
   if ('refused' in result) port.close();
   else relayResponse(port, (await vault.scrubber(namespace)).scrubber);
   return result;
 }
 
-async function decide(vault: Vault, namespace: string, { head, body, owner, exit, rawTraits }: ForwardRequest): Promise<ForwardResult> {
-  const [records, { policy, endpoints, mcp }] = await Promise.all([vault.records.all(namespace), vault.inEffect(namespace)]);
+async function decide(vault: ForwardVault, namespace: string, { head, body, owner, exit, rawTraits }: ForwardRequest): Promise<ForwardResult> {
+  const [records, { policy, endpoints, mcp }] = await Promise.all([vault.all(namespace), vault.inEffect(namespace)]);
   const actor = { uid: owner.uid, tag: owner.tag };
   const mcpFor = mcpRequest(head.url, mcp, records);
 

@@ -1,7 +1,7 @@
 // Starting the vault frame (index.html): hellos are held until config.json and embedders.json are
 // loaded, then the gateway answers them. A missing or malformed file answers nobody.
 import { AvailabilityBroadcaster } from './availability.ts';
-import { openVaultDb } from './db.ts';
+import { type VaultDb, openVaultDb } from './db.ts';
 import { Gateway } from './gateway.ts';
 import { loadSettings } from './settings.ts';
 import { Vault } from './vault.ts';
@@ -14,6 +14,8 @@ export interface FrameOptions {
 export function startVaultFrame(win: Window = window, options: FrameOptions = {}): { ready: Promise<Gateway | null>; stop: () => void } {
   let held: MessageEvent[] | null = [];
   let gateway: Gateway | null = null;
+  let vault: Vault | null = null;
+  let db: VaultDb | null = null;
   let availability: AvailabilityBroadcaster | null = null;
   // After a hello the namespace may be new here: its lock buttons learn its availability.
   const hello = (event: MessageEvent) => void gateway!.hello(event).then(() => availability?.refresh());
@@ -25,7 +27,8 @@ export function startVaultFrame(win: Window = window, options: FrameOptions = {}
   const ready = (async () => {
     try {
       const { config, embedders } = await loadSettings(win.location.origin);
-      const vault = await Vault.open({ db: await openVaultDb(), config, now: options.now });
+      db = await openVaultDb();
+      vault = await Vault.open({ db, config, now: options.now });
       gateway = new Gateway(vault, embedders, win);
       availability = new AvailabilityBroadcaster(vault, gateway, win);
       for (const event of held ?? []) hello(event);
@@ -37,9 +40,16 @@ export function startVaultFrame(win: Window = window, options: FrameOptions = {}
       held = null;
     }
   })();
+  /** The document is going (or the test is done): its vault closes, database included. */
   const stop = () => {
     win.removeEventListener('message', onMessage);
+    win.removeEventListener('pagehide', stop);
     availability?.stop();
+    vault?.close();
+    db?.close();
+    vault = null;
+    db = null;
   };
+  win.addEventListener('pagehide', stop);
   return { ready, stop };
 }

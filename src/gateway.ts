@@ -2,48 +2,14 @@
 // order (FIFO) and pushes events to page ports. The work itself is the vault's (vault.ts).
 import type { EmbedderList, ErrorBody, Role, VaultStatus } from './contract.ts';
 import { VaultError, einval, errorBody } from './errors.ts';
+export { AGENT_OPS } from './commands.ts';
 import { AgentSession } from './agent.ts';
+import { type PageCommand, parseAgentCommand, parsePageCommand } from './commands.ts';
 import { forward } from './forward.ts';
-import { answerSealed, parseStamp } from './sealed.ts';
+import { answerSealed } from './sealed.ts';
 import { originAllowed } from './settings.ts';
 import type { Change, Vault } from './vault.ts';
 import { MAX_QUEUED_BYTES, MAX_QUEUED_REQUESTS, queueFull, queuedSize } from './limits.ts';
-
-/** The agent role's ops and their fields; everything else is EACCES on an agent port. */
-const AGENT_FIELDS: Record<string, readonly string[]> = {
-  redact: ['texts'],
-  redactStream: ['stream'],
-  push: ['stream', 'chunk'],
-  idle: ['stream'],
-  end: ['stream'],
-  drop: ['stream'],
-  endpoints: ['model', 'mcp'],
-};
-const AGENT_RESERVED = ['model', 'mcp', 'records', 'grant', 'refresh'];
-export const AGENT_OPS = [...Object.keys(AGENT_FIELDS), ...AGENT_RESERVED];
-
-/** Each page op's fields; any other field is EINVAL. */
-const PAGE_FIELDS: Record<string, readonly string[]> = {
-  status: [],
-  placeholders: [],
-  list: [],
-  audit: ['before', 'limit'],
-  put: ['name', 'value', 'kind', 'provider', 'account', 'expiresAt', 'request'],
-  seal: ['name', 'value', 'source', 'kind', 'provider', 'account', 'expiresAt'],
-  remove: ['name'],
-  restore: ['name'],
-  cancel: ['request'],
-  lock: [],
-  dismissBackupReminder: [],
-  unregister: ['model', 'mcp'],
-  export: [],
-  import: [],
-  sealed: ['req', 'stamp'],
-  policy: ['files'],
-  forward: ['head', 'body', 'owner', 'exit', 'rawTraits'],
-};
-
-const NOT_BUILT: Record<string, string> = {};
 
 type Fields = Record<string, unknown>;
 
@@ -123,25 +89,33 @@ export class Gateway {
     if (bounded && (connection.waiting >= MAX_QUEUED_REQUESTS || connection.waitingBytes + bytes > MAX_QUEUED_BYTES)) {
       const id = (data as { id?: unknown } | null)?.id;
       if (typeof id !== 'number' || !Number.isSafeInteger(id)) return;
-      connection.tail = connection.tail.then(() => connection.port.postMessage({ v: 1, id, error: queueFull().body }));
+      connection.tail = connection.tail.then(() => connection.port.postMessage({ v: 1, id, error: queueFull().body })).catch(() => {});
       return;
     }
     connection.waiting++;
     connection.waitingBytes += bytes;
-    connection.tail = connection.tail.then(async () => {
-      try {
-        const reply = await this.answer(connection, data, ports);
-        // An agent's scrubbed bytes are the vault's own: transferred, not copied (README, Limits).
-        if (reply) connection.port.postMessage(reply, bounded ? replyBuffers(reply) : []);
-      } finally {
-        connection.waiting--;
-        connection.waitingBytes -= bytes;
-      }
-    });
+    // Whatever a request throws, even while posting its reply, the next one in the queue runs.
+    connection.tail = connection.tail
+      .then(async () => {
+        try {
+          const reply = await this.answer(connection, data, ports);
+          if (!reply) return;
+          try {
+            connection.port.postMessage(reply, bounded ? replyBuffers(reply) : []);
+          } catch (error) {
+            // A reply that can't be posted (not cloneable) goes as an error reply instead.
+            connection.port.postMessage({ v: 1, id: reply.id, error: errorBody(error) });
+          }
+        } finally {
+          connection.waiting--;
+          connection.waitingBytes -= bytes;
+        }
+      })
+      .catch((error) => console.error(`slicc-vault: a request failed (${(error as Error)?.name ?? 'error'})`));
   }
 
   /** The reply to one request, or `null` for a message that isn't one (no readable id). */
-  private async answer(connection: Connection, data: unknown, ports: readonly MessagePort[]): Promise<object | null> {
+  private async answer(connection: Connection, data: unknown, ports: readonly MessagePort[]): Promise<Record<string, unknown> | null> {
     if (!data || typeof data !== 'object') return null;
     const { v, id, op, ...fields } = data as Fields;
     if (typeof id !== 'number' || !Number.isSafeInteger(id)) return null;
@@ -160,13 +134,14 @@ export class Gateway {
     }
   }
 
-  private async page(namespace: string, op: string, fields: Fields, ports: readonly MessagePort[]): Promise<object> {
-    const allowed = PAGE_FIELDS[op];
-    if (!allowed || op in NOT_BUILT) throw new VaultError('ENOTSUP', NOT_BUILT[op] ?? `${op} is not an op of this vault`);
-    const unknown = Object.keys(fields).find((field) => !allowed.includes(field));
-    if (unknown) throw einval(`${op} has no field ${unknown}`);
+  private page(namespace: string, op: string, fields: Fields, ports: readonly MessagePort[]): Promise<object> {
+    return this.run(namespace, parsePageCommand(op, fields, ports));
+  }
+
+  /** Runs one page command: the vault's method for it, with typed input only. */
+  private async run(namespace: string, command: PageCommand): Promise<object> {
     const vault = this.vault;
-    switch (op) {
+    switch (command.op) {
       case 'status':
         return { status: await vault.status(namespace) };
       case 'placeholders':
@@ -174,50 +149,46 @@ export class Gateway {
       case 'list':
         return { list: await vault.list(namespace) };
       case 'audit':
-        return vault.audit(namespace, fields.before, fields.limit);
+        return vault.audit(namespace, command.before, command.limit);
       case 'put':
-        return vault.put(namespace, fields);
+        return vault.put(namespace, command.input, command.request);
       case 'seal':
-        return vault.seal(namespace, fields);
+        return vault.seal(namespace, command.input);
       case 'remove':
-        return vault.remove(namespace, fields.name);
+        return vault.remove(namespace, command.name);
       case 'restore':
-        return vault.restore(namespace, fields.name);
+        return vault.restore(namespace, command.name);
       case 'cancel':
-        return vault.cancel(namespace, fields.request);
+        return vault.cancel(namespace, command.request);
       case 'sealed':
-        return { reply: await answerSealed(vault, namespace, fields.req, parseStamp(fields.stamp)) };
+        return { reply: 'error' in command.req ? command.req : await answerSealed(vault, namespace, command.req, command.stamp) };
       case 'lock':
         await vault.lock();
         return {};
       case 'dismissBackupReminder':
         return vault.dismissBackupReminder(namespace);
       case 'unregister':
-        return vault.unregister(namespace, fields.model, fields.mcp);
+        return vault.unregister(namespace, command.gone);
       case 'export':
         return vault.askBackup(namespace, 'backup');
       case 'import':
         return vault.askBackup(namespace, 'restore');
       case 'policy':
-        return vault.applyPolicy(namespace, fields.files);
+        return vault.applyPolicy(namespace, command.files);
       case 'forward':
-        return forward(vault, namespace, fields, ports[0]);
+        return forward(vault, namespace, command.request, command.port);
     }
-    throw new VaultError('ENOTSUP', `${op} is not an op of this vault`);
   }
 
   /** Every string of an agent-port reply or error is scrubbed by the session (README, The agent's ops). */
   private async agent(session: AgentSession, op: string, fields: Fields): Promise<object> {
-    const allowed = AGENT_FIELDS[op];
+    let command: ReturnType<typeof parseAgentCommand>;
     try {
-      // The op and field names the agent sent never go back into a message.
-      if (!AGENT_OPS.includes(op)) throw new VaultError('EACCES', 'that op is not an op of the agent role');
-      if (!allowed) throw new VaultError('ENOTSUP', `${op} is not built yet`);
-      if (Object.keys(fields).some((field) => !allowed.includes(field))) throw einval(`${op} takes only ${allowed.join(', ')}`);
+      command = parseAgentCommand(op, fields);
     } catch (error) {
       throw await session.refuse(error);
     }
-    return session.reply(op, fields);
+    return session.reply(command);
   }
 
   /** Pushes events to this document's page ports of the namespace (all namespaces for `null`). */

@@ -3,10 +3,12 @@
 // transaction as the change and its audit entry, so two documents writing at once lose nothing.
 import type { IDBPTransaction } from 'idb';
 import type { AuditEntry, AuditPage, RecordKind, Source } from './contract.ts';
-import { emptyMeta, type NamespaceMeta, type StoredAudit, type StoredRecord, type VaultDb, type VaultSchema } from './db.ts';
+import { emptyMeta, type NamespaceMeta, type StoredRecord, type VaultDb, type VaultSchema } from './db.ts';
 import { VaultError, enoent } from './errors.ts';
 import { type HeldKey, decryptValue, encryptValue } from './keys.ts';
 import { newPlaceholder } from './validate.ts';
+import { AUDIT_PAGE, type Delta, addAudit, bump as bumpMeta, revOf } from './namespaces.ts';
+import { type StoredRequest, stateAt } from './requests.ts';
 import type { ImportSource } from './contract.ts';
 import type { RestoreWrite } from './backup.ts';
 import { MAX_RECORDS, MAX_VALUE_TOTAL, tooManyRecords, tooManyValueBytes } from './limits.ts';
@@ -16,7 +18,7 @@ const GCM_TAG_BYTES = 16;
 export const valueBytesOf = (record: Pick<StoredRecord, 'ciphertext'>) => record.ciphertext.byteLength - GCM_TAG_BYTES;
 
 export const PURGE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
-export const AUDIT_PAGE = 100;
+export { AUDIT_PAGE, addAudit };
 
 /** A value to store, already checked (validate.ts). */
 export interface RecordInput {
@@ -43,6 +45,21 @@ export type AuditDraft = { type: AuditEntry['type'] } & Record<string, unknown>;
 /** The uid a `process` value remembers: the one that sealed it first, kept when root rotates it. */
 const sealer = (existing: StoredRecord | undefined, input: RecordInput) =>
   existing?.source === 'process' && existing.uid !== undefined ? existing.uid : input.uid;
+/**
+ * How a write goes: `existing` is the record as the caller last saw it (from memory; read here
+ * when not given), `check` may refuse the rotation, `answers` picks the pending request of the
+ * namespace the write answers (or throws), which ends `done` in the same transaction.
+ */
+export interface WriteOptions {
+  existing?: StoredRecord | null;
+  check?: RotationCheck;
+  actor?: Actor;
+  answers?: (pending: StoredRequest[]) => StoredRequest | undefined;
+}
+
+/** Two reads of a record are of the same version: same id and same revision. */
+const sameVersion = (a: StoredRecord | undefined, b: StoredRecord | undefined) =>
+  a?.id === b?.id && (a?.revision ?? 0) === (b?.revision ?? 0) && a?.updatedAt === b?.updatedAt;
 
 export class Records {
   constructor(
@@ -53,13 +70,22 @@ export class Records {
   /**
    * Creates the record, or rotates it keeping its id and placeholder (and brings a removed one
    * back). Given a held key, the transaction also checks it is still the vault's (its check value
-   * is the one stored), so nothing is ever written under a key the vault no longer has.
+   * is the one stored), so nothing is ever written under a key the vault no longer has. The
+   * record, its audit entry, the namespace's revision and the request it answers: one transaction.
    */
-  async write(namespace: string, keyOrHeld: CryptoKey | HeldKey, input: RecordInput, check?: RotationCheck, actor: Actor = {}) {
+  async write(
+    namespace: string,
+    keyOrHeld: CryptoKey | HeldKey,
+    input: RecordInput,
+    options: WriteOptions = {},
+  ): Promise<{ record: StoredRecord; rotated: boolean; delta: Delta }> {
     const key = keyOrHeld instanceof CryptoKey ? keyOrHeld : keyOrHeld.key;
     const checkId = keyOrHeld instanceof CryptoKey ? null : keyOrHeld.check;
+    const { check, actor = {}, answers } = options;
+    let seen = options.existing;
     for (let attempt = 0; attempt < 5; attempt++) {
-      const existing = await this.get(namespace, input.name);
+      const existing = seen === undefined ? await this.get(namespace, input.name) : (seen ?? undefined);
+      seen = undefined;
       if (existing) {
         if (existing.kind !== input.kind) {
           throw new VaultError('EEXIST', `${input.name} is already a ${existing.kind} record`);
@@ -80,21 +106,22 @@ export class Records {
         ...sealed,
         createdAt: existing?.createdAt ?? now,
         updatedAt: now,
+        revision: (existing?.revision ?? 0) + 1,
         ...(existing?.usedAt !== undefined && { usedAt: existing.usedAt }),
         ...(input.expiresAt !== undefined && { expiresAt: input.expiresAt }),
         ...((input.provider ?? existing?.provider) !== undefined && { provider: input.provider ?? existing?.provider }),
         ...((input.account ?? existing?.account) !== undefined && { account: input.account ?? existing?.account }),
         ...(input.source === 'process' && sealer(existing, input) !== undefined && { uid: sealer(existing, input) }),
       };
-      const tx = this.db.transaction(['records', 'namespaces', 'audit', 'keys'], 'readwrite');
+      const tx = this.db.transaction(['records', 'namespaces', 'audit', 'requests', 'keys'], 'readwrite');
       try {
         if (checkId !== null) {
           const stored = await tx.objectStore('keys').get('check');
           if (stored?.slot !== 'check' || stored.id !== checkId) throw keyChanged(tx);
         }
         const current = await tx.objectStore('records').index('byName').get([namespace, input.name]);
-        if (current?.id !== existing?.id) {
-          tx.abort(); // another document created or purged it meanwhile: read again
+        if (!sameVersion(current, existing)) {
+          tx.abort(); // another document created, rotated or purged it meanwhile: read again
           await tx.done.catch(() => {});
           continue;
         }
@@ -103,11 +130,23 @@ export class Records {
         if (!current && (await tx.objectStore('records').index('byNamespace').count(namespace)) >= MAX_RECORDS) {
           throw tooManyRecords();
         }
-        const delta = valueBytesOf(record) - (current ? valueBytesOf(current) : 0);
-        if (used + delta > MAX_VALUE_TOTAL) throw tooManyValueBytes();
+        const grown = valueBytesOf(record) - (current ? valueBytesOf(current) : 0);
+        if (used + grown > MAX_VALUE_TOTAL) throw tooManyValueBytes();
+        if (current?.usedAt !== undefined) record.usedAt = current.usedAt;
+        let answered: StoredRequest | undefined;
+        if (answers) {
+          const pending = (await tx.objectStore('requests').index('byNamespace').getAll(namespace))
+            .filter((r) => stateAt(r, now) === 'pending')
+            .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+          answered = answers(pending);
+        }
         await tx.objectStore('records').put(record);
-        await this.bump(tx, namespace, used + delta);
-        await this.addAudit(tx, namespace, now, {
+        const meta = await this.bump(tx, namespace, used + grown);
+        if (answered) {
+          answered = { ...answered, state: 'done', placeholder };
+          await tx.objectStore('requests').put(answered);
+        }
+        const entry = await addAudit(tx, namespace, now, {
           type: 'seal',
           name: input.name,
           kind: input.kind,
@@ -116,13 +155,15 @@ export class Records {
           ...actor,
         });
         await tx.done;
-        return { record, rotated: !!existing };
+        const delta: Delta = { namespace, rev: revOf(meta), meta, records: [record], audit: [entry], ...(answered && { requests: [answered] }) };
+        return { record, rotated: !!existing, delta };
       } catch (error) {
-        tx.done.catch(() => {});
-        if (error instanceof VaultError) {
+        try {
           tx.abort();
-          throw error;
+        } catch {
+          // it had already finished or aborted
         }
+        await tx.done.catch(() => {});
         if ((error as DOMException)?.name === 'ConstraintError') continue; // a placeholder collided
         throw error;
       }
@@ -131,7 +172,7 @@ export class Records {
   }
 
   /** Sets `removedAt`; the record keeps its placeholder and is purged 30 days later. */
-  async remove(namespace: string, name: string, actor: Actor = {}): Promise<StoredRecord> {
+  async remove(namespace: string, name: string, actor: Actor = {}): Promise<{ record: StoredRecord; delta: Delta | null }> {
     return this.change(namespace, name, actor, (record, now) => {
       if (record.removedAt !== undefined) return null;
       record.removedAt = now;
@@ -139,7 +180,7 @@ export class Records {
     });
   }
 
-  async restore(namespace: string, name: string, actor: Actor = {}): Promise<StoredRecord> {
+  async restore(namespace: string, name: string, actor: Actor = {}): Promise<{ record: StoredRecord; delta: Delta | null }> {
     return this.change(namespace, name, actor, (record) => {
       if (record.removedAt === undefined) throw enoent(`there is no removed record named ${name}`);
       delete record.removedAt;
@@ -157,7 +198,7 @@ export class Records {
       if (removedAt !== undefined && now - removedAt >= PURGE_AFTER_MS) {
         freed.set(namespace, (freed.get(namespace) ?? 0) + valueBytesOf(cursor.value));
         await cursor.delete();
-        await this.addAudit(tx, namespace, now, { type: 'purge', name });
+        await addAudit(tx, namespace, now, { type: 'purge', name });
       }
     }
     const changed = new Set(freed.keys());
@@ -170,15 +211,22 @@ export class Records {
   }
 
   /** Marks records used (an injection) and audits the uses, in one transaction. */
-  async use(namespace: string, ids: string[], entries: AuditDraft[]): Promise<void> {
+  async use(namespace: string, ids: string[], entries: AuditDraft[]): Promise<Delta> {
     const now = this.now();
-    const tx = this.db.transaction(['records', 'audit'], 'readwrite');
+    const tx = this.db.transaction(['records', 'audit', 'namespaces'], 'readwrite');
+    const records: StoredRecord[] = [];
     for (const id of ids) {
       const record = await tx.objectStore('records').get(id);
-      if (record) await tx.objectStore('records').put({ ...record, usedAt: now });
+      if (record?.namespace !== namespace) continue;
+      const used = { ...record, usedAt: now };
+      records.push(used);
+      await tx.objectStore('records').put(used);
     }
-    for (const entry of entries) await addAudit(tx, namespace, now, entry);
+    const audit: AuditEntry[] = [];
+    for (const entry of entries) audit.push(await addAudit(tx, namespace, now, entry));
+    const meta = await bumpMeta(tx, namespace);
     await tx.done;
+    return { namespace, rev: revOf(meta), meta, records, audit };
   }
 
   get(namespace: string, name: string): Promise<StoredRecord | undefined> {
@@ -221,7 +269,7 @@ export class Records {
     const fresh = records.filter((r) => r.unreadableAt === undefined);
     if (fresh.length === 0) return false;
     const now = this.now();
-    const tx = this.db.transaction(['records', 'audit', 'keys'], 'readwrite');
+    const tx = this.db.transaction(['records', 'audit', 'keys', 'namespaces'], 'readwrite');
     const check = await tx.objectStore('keys').get('check');
     let marked = false;
     if (check?.slot === 'check' && check.id === held.check) {
@@ -233,6 +281,7 @@ export class Records {
         marked = true;
       }
     }
+    if (marked) await bumpMeta(tx, namespace);
     await tx.done;
     return marked;
   }
@@ -248,8 +297,7 @@ export class Records {
   async exported(namespace: string, count: number, request?: string): Promise<number> {
     const now = this.now();
     const tx = this.db.transaction(['namespaces', 'audit', 'requests'], 'readwrite');
-    const meta = (await tx.objectStore('namespaces').get(namespace)) ?? emptyMeta(namespace);
-    await tx.objectStore('namespaces').put({ ...meta, exportedAt: now });
+    await bumpMeta(tx, namespace, { meta: { exportedAt: now } });
     await addAudit(tx, namespace, now, { type: 'export', count });
     if (request) await endRequest(tx, namespace, request, now);
     await tx.done;
@@ -318,6 +366,7 @@ export class Records {
         }),
       );
       if (writes.length > 0) await this.bump(wtx, namespace, used + delta);
+      else await bumpMeta(tx, namespace);
       await addAudit(tx, namespace, now, { type: 'import', ...audit });
       if (request) await endRequest(tx, namespace, request, now);
       await tx.done;
@@ -344,13 +393,6 @@ export class Records {
     return taken;
   }
 
-  async dismissReminder(namespace: string): Promise<void> {
-    const tx = this.db.transaction('namespaces', 'readwrite');
-    const meta = (await tx.store.get(namespace)) ?? emptyMeta(namespace);
-    await tx.store.put({ ...meta, reminderDismissed: true });
-    await tx.done;
-  }
-
   /** Audit entries newest first; pass `next` as `before` for the next page. */
   async audit(namespace: string, before?: number, limit = AUDIT_PAGE): Promise<AuditPage> {
     const range = IDBKeyRange.bound([namespace, -Infinity], [namespace, before ?? Infinity], false, before !== undefined);
@@ -372,7 +414,7 @@ export class Records {
     name: string,
     actor: Actor,
     apply: (record: StoredRecord, now: number) => 'remove' | 'restore' | null,
-  ): Promise<StoredRecord> {
+  ): Promise<{ record: StoredRecord; delta: Delta | null }> {
     const now = this.now();
     const tx = this.db.transaction(['records', 'namespaces', 'audit'], 'readwrite');
     const record = await tx.objectStore('records').index('byName').get([namespace, name]);
@@ -389,26 +431,30 @@ export class Records {
       await tx.done.catch(() => {});
       throw error;
     }
-    if (type) {
-      await tx.objectStore('records').put(record);
-      await this.bump(tx, namespace);
-      await this.addAudit(tx, namespace, now, { type, name, ...actor });
+    if (!type) {
+      await tx.done;
+      return { record, delta: null };
     }
+    record.revision = (record.revision ?? 0) + 1;
+    await tx.objectStore('records').put(record);
+    const meta = await this.bump(tx, namespace);
+    const entry = await addAudit(tx, namespace, now, { type, name, ...actor });
     await tx.done;
-    return record;
+    return { record, delta: { namespace, rev: revOf(meta), meta, records: [record], audit: [entry] } };
   }
 
   /**
-   * Moves the scrub version; records the bytes of the values now held when given (`undefined`
-   * forgets them, to be counted again), keeps them otherwise.
+   * Moves the revision and the scrub version; records the bytes of the values now held when given
+   * (`undefined` forgets them, to be counted again), keeps them otherwise. Answers the meta written.
    */
-  private async bump(tx: WriteTx, namespace: string, valueBytes: number | undefined | 'keep' = 'keep') {
+  private async bump(tx: WriteTx, namespace: string, valueBytes: number | undefined | 'keep' = 'keep'): Promise<NamespaceMeta> {
     const store = tx.objectStore('namespaces');
     const meta = (await store.get(namespace)) ?? emptyMeta(namespace);
-    const next: NamespaceMeta = { ...meta, scrubVersion: meta.scrubVersion + 1 };
+    const next: NamespaceMeta = { ...meta, scrubVersion: meta.scrubVersion + 1, rev: revOf(meta) + 1 };
     if (valueBytes === undefined) delete next.valueBytes;
     else if (valueBytes !== 'keep') next.valueBytes = valueBytes;
     await store.put(next);
+    return next;
   }
 
   /** The bytes of the namespace's values: kept in its meta, or counted once when absent. */
@@ -419,10 +465,6 @@ export class Records {
     const records = (tx as IDBPTransaction<VaultSchema, ['records'], 'readwrite'>).objectStore('records');
     for await (const cursor of records.index('byNamespace').iterate(namespace)) total += valueBytesOf(cursor.value);
     return total;
-  }
-
-  private addAudit(tx: WriteTx, namespace: string, at: number, entry: AuditDraft) {
-    return addAudit(tx, namespace, at, entry);
   }
 }
 
@@ -445,9 +487,4 @@ async function endRequest(tx: IDBPTransaction<VaultSchema, any, 'readwrite'>, na
   if (request && request.namespace === namespace && request.state === 'pending' && now < request.expiresAt) {
     await store.put({ ...request, state: 'done' });
   }
-}
-
-/** Adds an audit entry inside a transaction that includes the `audit` store. */
-export async function addAudit(tx: IDBPTransaction<VaultSchema, any, 'readwrite'>, namespace: string, at: number, entry: AuditDraft): Promise<void> {
-  await tx.objectStore('audit').add({ namespace, at, ...entry } as unknown as StoredAudit);
 }

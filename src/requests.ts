@@ -5,6 +5,7 @@ import type { PendingKind, PendingRequest, RequestStateName, RequestStatus } fro
 import type { VaultDb } from './db.ts';
 import { VaultError, enoent } from './errors.ts';
 import { MAX_ENDED_REQUESTS, MAX_PENDING_REQUESTS, tooManyPending } from './limits.ts';
+import { type Delta, bump, revOf } from './namespaces.ts';
 
 export interface StoredRequest {
   id: string;
@@ -62,11 +63,13 @@ export function pendingOf(r: StoredRequest): PendingRequest {
  * Keeps the newest ended requests of a namespace (README, Limits): older ones beyond the limit
  * are deleted, in the transaction that ended or added one. `all` is the namespace's requests.
  */
-async function trimEnded(store: { delete(id: string): Promise<void> }, all: StoredRequest[], now: number) {
+async function trimEnded(store: { delete(id: string): Promise<void> }, all: StoredRequest[], now: number): Promise<string[]> {
   const ended = all.filter((r) => stateAt(r, now) !== 'pending');
-  if (ended.length <= MAX_ENDED_REQUESTS) return;
+  if (ended.length <= MAX_ENDED_REQUESTS) return [];
   ended.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
-  for (const old of ended.slice(MAX_ENDED_REQUESTS)) await store.delete(old.id);
+  const old = ended.slice(MAX_ENDED_REQUESTS).map((r) => r.id);
+  for (const id of old) await store.delete(id);
+  return old;
 }
 
 export class Requests {
@@ -77,17 +80,17 @@ export class Requests {
   ) {}
 
   /** Makes a request; a uid with a pending one in the namespace gets EAGAIN. One transaction. */
-  async make(namespace: string, fields: NewRequest): Promise<StoredRequest> {
+  async make(namespace: string, fields: NewRequest): Promise<{ request: StoredRequest; delta: Delta | null }> {
     const now = this.now();
-    const tx = this.db.transaction('requests', 'readwrite');
-    const mine = await tx.store.index('byNamespace').getAll(namespace);
+    const tx = this.db.transaction(['requests', 'namespaces'], 'readwrite');
+    const mine = await tx.objectStore('requests').index('byNamespace').getAll(namespace);
     const pending = mine.filter((r) => stateAt(r, now) === 'pending');
     if (fields.uid === undefined) {
       // The page's backup or restore: one at a time per kind, so asking again answers the same one.
       const same = pending.find((r) => r.uid === undefined && r.kind === fields.kind);
       if (same) {
         await tx.done;
-        return same;
+        return { request: same, delta: null };
       }
     } else if (pending.some((r) => r.uid === fields.uid)) {
       tx.abort();
@@ -108,10 +111,11 @@ export class Requests {
       state: 'pending',
     };
     for (const key of Object.keys(request) as (keyof StoredRequest)[]) if (request[key] === undefined) delete request[key];
-    await tx.store.add(request);
-    await trimEnded(tx.store, mine, now);
+    await tx.objectStore('requests').add(request);
+    const dropped = await trimEnded(tx.objectStore('requests'), mine, now);
+    const meta = await bump(tx, namespace);
     await tx.done;
-    return request;
+    return { request, delta: { namespace, rev: revOf(meta), meta, requests: [request], dropped } };
   }
 
   /** The namespace's request of that id, or ENOENT (also for another namespace's). */
@@ -136,30 +140,40 @@ export class Requests {
    * Ends a pending request (`done` with the placeholder that answered it, or `cancelled`); a
    * request that is no longer pending stays as it is. Answers its state afterwards.
    */
-  async end(id: string, state: 'done' | 'cancelled', placeholder?: string): Promise<RequestStateName> {
-    const tx = this.db.transaction('requests', 'readwrite');
-    const request = await tx.store.get(id);
+  async end(id: string, state: 'done' | 'cancelled', placeholder?: string): Promise<{ state: RequestStateName; delta: Delta | null }> {
+    const tx = this.db.transaction(['requests', 'namespaces'], 'readwrite');
+    const request = await tx.objectStore('requests').get(id);
     if (!request) {
       await tx.done;
       throw enoent('there is no request with that id');
     }
+    let delta: Delta | null = null;
     if (stateAt(request, this.now()) === 'pending') {
       request.state = state;
       if (placeholder) request.placeholder = placeholder;
-      await tx.store.put(request);
-      const all = await tx.store.index('byNamespace').getAll(request.namespace);
-      await trimEnded(tx.store, all, this.now());
+      await tx.objectStore('requests').put(request);
+      const all = await tx.objectStore('requests').index('byNamespace').getAll(request.namespace);
+      const dropped = await trimEnded(tx.objectStore('requests'), all, this.now());
+      const meta = await bump(tx, request.namespace);
+      delta = { namespace: request.namespace, rev: revOf(meta), meta, requests: [request], dropped };
     }
     await tx.done;
-    return stateAt(request, this.now());
+    return { state: stateAt(request, this.now()), delta };
   }
 
   /** Deletes requests that expired `keepMs` ago or more (answered, cancelled or not): they are history. */
-  async purge(keepMs: number): Promise<void> {
-    const tx = this.db.transaction('requests', 'readwrite');
+  async purge(keepMs: number): Promise<string[]> {
+    const tx = this.db.transaction(['requests', 'namespaces'], 'readwrite');
     const before = this.now() - keepMs;
-    for await (const cursor of tx.store) if (cursor.value.expiresAt <= before) await cursor.delete();
+    const changed = new Set<string>();
+    for await (const cursor of tx.objectStore('requests')) {
+      if (cursor.value.expiresAt > before) continue;
+      changed.add(cursor.value.namespace);
+      await cursor.delete();
+    }
+    for (const namespace of changed) await bump(tx, namespace);
     await tx.done;
+    return [...changed];
   }
 
   /** The earliest expiry of a pending request, to announce the change of `waiting` then. */

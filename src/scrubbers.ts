@@ -2,8 +2,8 @@
 // whenever the document holds the key and the namespace's set of values changed, and kept for the
 // document's life, so locking stops value use but never scrubbing.
 import type { ScrubHit } from './contract.ts';
-import type { HeldKey } from './keys.ts';
-import type { Records } from './records.ts';
+import type { StoredRecord } from './db.ts';
+import { type HeldKey, decryptValue } from './keys.ts';
 import { type Scrubber, compileScrubber } from './scrubber.ts';
 
 export interface Compiled {
@@ -16,11 +16,15 @@ export class Scrubbers {
   /** Per namespace, the compiles asked for, run one after the other. */
   private readonly queue = new Map<string, Promise<unknown>>();
 
+  /** Per namespace, each record's value as last decrypted, by id, with the revision it was decrypted at. */
+  private readonly decrypted = new Map<string, Map<string, { stamp: string; value: { name: string; placeholder: string; value: string } }>>();
+
+  /** `source` answers the namespace's scrub version and records from memory (namespace-state.ts). */
   constructor(
-    private readonly records: Records,
+    private readonly source: (namespace: string) => Promise<{ version: number; records: readonly StoredRecord[] }>,
     private readonly key: () => HeldKey | null,
-    /** Told when a compile found a record newly unreadable (marked and audited). */
-    private readonly found: (namespace: string) => void = () => undefined,
+    /** Told of records the held key couldn't open: they are marked and audited there. */
+    private readonly unreadable: (namespace: string, held: HeldKey, records: StoredRecord[]) => Promise<void> = async () => undefined,
   ) {}
 
   /** The newest scrubber compiled for the namespace, whatever its version. */
@@ -42,17 +46,44 @@ export class Scrubbers {
   }
 
   private async compileIfStale(namespace: string): Promise<Compiled | undefined> {
-    const { scrubVersion } = await this.records.meta(namespace);
+    const { version: scrubVersion, records } = await this.source(namespace);
     const current = this.compiled.get(namespace);
     const held = this.key();
     if (!held || current?.version === scrubVersion) return current;
     // An unreadable record is skipped, marked and audited; the rest of the namespace is scrubbed.
-    const { values, unreadable } = await this.records.values(namespace, held.key);
-    if (unreadable.length > 0 && (await this.records.markUnreadable(namespace, held, unreadable))) this.found(namespace);
+    const { values, unreadable } = await this.values(namespace, held.key, records);
+    if (unreadable.length > 0) await this.unreadable(namespace, held, unreadable);
     const compiled = { version: scrubVersion, scrubber: compileScrubber(values) };
     this.compiled.set(namespace, compiled);
     return compiled;
   }
+
+  /** Every record's value: only those written since the last compile are decrypted again. */
+  private async values(namespace: string, key: CryptoKey, records: readonly StoredRecord[]): Promise<{ values: Values[]; unreadable: StoredRecord[] }> {
+    const before = this.decrypted.get(namespace) ?? new Map();
+    const after = new Map<string, { stamp: string; value: Values }>();
+    const unreadable: StoredRecord[] = [];
+    await Promise.all(
+      records.map(async (r) => {
+        const stamp = `${r.revision ?? 0}:${r.updatedAt}:${r.name}`;
+        const known = before.get(r.id);
+        if (known?.stamp === stamp) return after.set(r.id, known);
+        try {
+          after.set(r.id, { stamp, value: { name: r.name, placeholder: r.placeholder, value: await decryptValue(key, r) } });
+        } catch {
+          unreadable.push(r);
+        }
+      }),
+    );
+    this.decrypted.set(namespace, after);
+    return { values: records.flatMap((r) => after.get(r.id)?.value ?? []), unreadable };
+  }
+}
+
+export interface Values {
+  name: string;
+  placeholder: string;
+  value: string;
 }
 
 /** Adds hits into a running total per `{ name, form }`. */

@@ -4,7 +4,26 @@
 import type { SealedReply, SealedRequest, Stamp } from './contract.ts';
 import { VaultError, einval, enoent, errorBody } from './errors.ts';
 import { statusOf } from './requests.ts';
-import type { Vault } from './vault.ts';
+import type { StoredRecord } from './db.ts';
+import type { TestRequest } from './injector.ts';
+import type { InEffect } from './namespace-state.ts';
+import type { Actor, RecordInput, RotationCheck } from './records.ts';
+import type { NewRequest, StoredRequest } from './requests.ts';
+import type { RecordState, RequestStateName, SecretView } from './contract.ts';
+
+/** What /dev/sealed uses of the vault: writes, the namespace from memory, requests, the verdict of `test`. */
+export interface SealedVault {
+  now(): number;
+  write(namespace: string, input: RecordInput, options: { check?: RotationCheck; actor?: Actor }): Promise<{ placeholder: string; state: RecordState }>;
+  record(namespace: string, name: string): Promise<StoredRecord | undefined>;
+  inEffect(namespace: string): Promise<InEffect>;
+  changed(namespace: string): Promise<{ secrets: SecretView[] }>;
+  test(namespace: string, request: TestRequest): Promise<SealedReply>;
+  request(namespace: string, fields: NewRequest): Promise<StoredRequest>;
+  requestsOf(namespace: string): Promise<StoredRequest[]>;
+  requestOf(namespace: string, id: string): Promise<StoredRequest>;
+  cancel(namespace: string, id: string): Promise<{ state: RequestStateName }>;
+}
 import { stateOf } from './views.ts';
 import { EXIT_NAME, checkAnyName, checkName, checkValue } from './validate.ts';
 import { MAX_PROMPT, MAX_PROVIDER, MAX_REQ_TEXT, MAX_TAG, MAX_TOKEN, MAX_URL, boundedString, checkOauthSize, size } from './limits.ts';
@@ -104,15 +123,15 @@ export function parseSealedRequest(req: unknown): SealedRequest {
 }
 
 /** The `sealed` op's `reply`: the op's result or `{ error }`, never a port error. */
-export async function answerSealed(vault: Vault, namespace: string, req: unknown, stamp: Stamp): Promise<SealedReply> {
+export async function answerSealed(vault: SealedVault, namespace: string, request: SealedRequest, stamp: Stamp): Promise<SealedReply> {
   try {
-    return await answer(vault, namespace, parseSealedRequest(req), stamp);
+    return await answer(vault, namespace, request, stamp);
   } catch (error) {
     return { error: errorBody(error) };
   }
 }
 
-async function answer(vault: Vault, namespace: string, request: SealedRequest, stamp: Stamp): Promise<SealedReply> {
+async function answer(vault: SealedVault, namespace: string, request: SealedRequest, stamp: Stamp): Promise<SealedReply> {
   const actor = { uid: stamp.uid, tag: stamp.tag };
   switch (request.op) {
     case 'seal':
@@ -121,17 +140,19 @@ async function answer(vault: Vault, namespace: string, request: SealedRequest, s
       return vault.write(
         namespace,
         { name: request.name, value: request.value, kind: 'secret', source: 'process', uid: stamp.uid },
-        (existing) => {
-          if (stamp.uid === 0) return;
-          if (existing.source !== 'process') {
-            throw new VaultError('EEXIST', `${request.name} holds a value from ${existing.source}; only root may replace it`);
-          }
-          if (existing.uid !== stamp.uid) throw new VaultError('EEXIST', `${request.name} was sealed by another user`);
+        {
+          check: (existing) => {
+            if (stamp.uid === 0) return;
+            if (existing.source !== 'process') {
+              throw new VaultError('EEXIST', `${request.name} holds a value from ${existing.source}; only root may replace it`);
+            }
+            if (existing.uid !== stamp.uid) throw new VaultError('EEXIST', `${request.name} was sealed by another user`);
+          },
+          actor,
         },
-        actor,
       );
     case 'placeholder': {
-      const record = await vault.records.get(namespace, request.name);
+      const record = await vault.record(namespace, request.name);
       if (!record) throw enoent(`there is no record named ${request.name}`);
       return { placeholder: record.placeholder, state: stateOf(record, (await vault.inEffect(namespace)).policy) };
     }
@@ -160,7 +181,7 @@ async function answer(vault: Vault, namespace: string, request: SealedRequest, s
     case 'status': {
       const now = vault.now();
       if (request.id !== undefined) return statusOf(await visible(vault, namespace, request.id, stamp), now);
-      const all = await vault.requests.all(namespace);
+      const all = await vault.requestsOf(namespace);
       return { requests: all.filter((r) => r.uid !== undefined && (stamp.uid === 0 || r.uid === stamp.uid)).map((r) => statusOf(r, now)) };
     }
     case 'cancel': {
@@ -173,8 +194,8 @@ async function answer(vault: Vault, namespace: string, request: SealedRequest, s
 }
 
 /** A request the caller may see: its own, or any for root; others are ENOENT. */
-async function visible(vault: Vault, namespace: string, id: string, stamp: Stamp) {
-  const request = await vault.requests.get(namespace, id);
+async function visible(vault: SealedVault, namespace: string, id: string, stamp: Stamp) {
+  const request = await vault.requestOf(namespace, id);
   if (request.uid === undefined || (stamp.uid !== 0 && request.uid !== stamp.uid)) throw enoent('there is no request with that id');
   return request;
 }

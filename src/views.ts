@@ -88,7 +88,7 @@ export function exitsView(policy: Policy): ExitPolicyView {
 }
 
 /** `due` once the namespace holds a secret and never exported, until dismissed. */
-export function backupReminderOf({ records, meta }: Snapshot): BackupReminder {
+export function backupReminderOf({ records, meta }: Pick<Snapshot, 'records' | 'meta'>): BackupReminder {
   if (meta.exportedAt !== null) return null;
   if (meta.reminderDismissed) return 'dismissed';
   return records.some((r) => r.kind === 'secret' && r.removedAt === undefined) ? 'due' : null;
@@ -98,7 +98,7 @@ export function backupReminderOf({ records, meta }: Snapshot): BackupReminder {
  * `needed` unless the namespace holds no value at all; `ready` unless values exist, the vault is
  * locked and this frame has no compiled scrubber for them.
  */
-export function scrubOf({ records, meta }: Snapshot, locked: boolean, compiled: boolean): ScrubState {
+export function scrubOf({ records, meta }: Pick<Snapshot, 'records' | 'meta'>, locked: boolean, compiled: boolean): ScrubState {
   const needed = records.length > 0;
   return { needed, version: meta.scrubVersion, ready: !needed || !locked || compiled };
 }

@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { origins } from './helpers/origins.ts';
 import { FNOX, SECRETS, attest, decode, fnoxConfig, loadFixtures } from './helpers/attest.ts';
 import { canary, resetVault, welcomed, type VaultClient } from './helpers/vault.ts';
@@ -160,9 +160,13 @@ domain = "n.example.com"
       attest(SECRETS, '[exec]\nBOTH = { shell = true }\n'),
     ]);
     await Promise.all([a.request('policy', { files: [config] }), b.request('policy', { files: [secrets] })]);
-    const both = await secretNamed(a, 'BOTH');
-    expect(both).to.deep.include({ state: 'active', exec: 'shell' });
-    expect((await secretNamed(b, 'BOTH')).state).to.equal('active');
+    // Each document learns of the other's write from its notice on the bus: wait for it.
+    for (const page of [a, b]) {
+      await waitUntil(async () => {
+        const both = await secretNamed(page, 'BOTH');
+        return both.state === 'active' && both.exec === 'shell';
+      }, 'a document never showed both files');
+    }
   });
 
   it('pushes changed to every page port of the namespace and to no other', async () => {

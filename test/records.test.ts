@@ -5,6 +5,7 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import { deleteDB } from 'idb';
 import { openVaultDb, type VaultDb } from '../src/db.ts';
 import { autoUnlock, decryptValue, readLock } from '../src/keys.ts';
+import { Namespaces } from '../src/namespaces.ts';
 import { PURGE_AFTER_MS, Records, type RecordInput } from '../src/records.ts';
 import { newPlaceholder } from '../src/validate.ts';
 import { canary, findCanaries } from './helpers/vault.ts';
@@ -136,8 +137,10 @@ describe('records', () => {
     await records.write(NS, key, secret('GUARDED', value));
     let refused = false;
     await records
-      .write(NS, key, secret('GUARDED', canary()), () => {
-        throw new Error('no');
+      .write(NS, key, secret('GUARDED', canary()), {
+        check: () => {
+          throw new Error('no');
+        },
       })
       .catch(() => (refused = true));
     expect(refused).to.equal(true);
@@ -185,7 +188,7 @@ describe('records', () => {
     expect(await version()).to.equal(4);
     await records.remove(NS, 'V');
     await records.use(NS, [(await records.get(NS, 'V'))!.id], []);
-    await records.dismissReminder(NS);
+    await new Namespaces(db).dismissReminder(NS);
     await records.audit(NS);
     await records.values(NS, key);
     await records.restore(NS, 'NOPE').catch(() => {});
@@ -225,8 +228,10 @@ describe('records', () => {
     const value = canary('leak');
     await records.write(NS, key, secret('LEAK', value));
     await records
-      .write(NS, key, secret('LEAK', value), () => {
-        throw new Error('refused');
+      .write(NS, key, secret('LEAK', value), {
+        check: () => {
+          throw new Error('refused');
+        },
       })
       .catch((e) => errors.push(e.message, e.stack));
     await records.write(NS, key, { ...secret('LEAK', canary('kind')), kind: 'model' }).catch((e) => errors.push(e.message, e.stack));

@@ -26,7 +26,7 @@ describe('requests', () => {
   });
 
   it('expire exactly 300 s after they are made', async () => {
-    const made = await requests.make(NS, asker);
+    const { request: made } = await requests.make(NS, asker);
     expect(made.expiresAt - made.createdAt).to.equal(300_000);
     now += 299_999;
     expect(stateAt(made, now)).to.equal('pending');
@@ -36,7 +36,7 @@ describe('requests', () => {
   });
 
   it('stay as history for 30 days after they expired, then go', async () => {
-    const made = await requests.make(NS, asker);
+    const { request: made } = await requests.make(NS, asker);
     await requests.end(made.id, 'done', 'fnox_proxy_0123456789abcdef01234567');
     now = made.expiresAt + PURGE_AFTER_MS - 1;
     await requests.purge(PURGE_AFTER_MS);
@@ -49,10 +49,10 @@ describe('requests', () => {
   });
 
   it('are per namespace: another namespace gets ENOENT and may ask for itself', async () => {
-    const made = await requests.make(NS, asker);
+    const { request: made } = await requests.make(NS, asker);
     let code = '';
     await requests.get('https://other.sliccy.ai', made.id).catch((e) => (code = e.code));
     expect(code).to.equal('ENOENT');
-    expect((await requests.make('https://other.sliccy.ai', asker)).state).to.equal('pending');
+    expect((await requests.make('https://other.sliccy.ai', asker)).request.state).to.equal('pending');
   });
 });

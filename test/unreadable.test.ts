@@ -5,7 +5,7 @@ import { expect } from '@open-wc/testing';
 import { deleteDB } from 'idb';
 import type { AuditEntry } from '../src/contract.ts';
 import { openVaultDb, type VaultDb } from '../src/db.ts';
-import { forward } from '../src/forward.ts';
+import { checkForward, forward } from '../src/forward.ts';
 import { Vault } from '../src/vault.ts';
 import { FNOX, attest, fnoxConfig } from './helpers/attest.ts';
 import { canary } from './helpers/vault.ts';
@@ -41,8 +41,8 @@ describe('an unreadable record', () => {
     const writer = await open();
     const good = canary('good');
     const bad = canary('bad');
-    const { placeholder: goodPlaceholder } = await writer.put(NS, { name: 'GOOD_TOKEN', value: good });
-    const { placeholder: badPlaceholder } = await writer.put(NS, { name: 'BAD_TOKEN', value: bad });
+    const { placeholder: goodPlaceholder } = await writer.put(NS, { name: 'GOOD_TOKEN', value: good, kind: 'secret', source: 'settings' });
+    const { placeholder: badPlaceholder } = await writer.put(NS, { name: 'BAD_TOKEN', value: bad, kind: 'secret', source: 'settings' });
     await writer.applyPolicy(NS, [
       await attest(
         FNOX,
@@ -67,9 +67,19 @@ describe('an unreadable record', () => {
     expect(unreadableEntries(list.audit).map((e) => (e as { name: string }).name)).to.deep.equal(['BAD_TOKEN']);
 
     const port = () => new MessageChannel().port1;
-    const refused = await forward(vault, NS, { head: headFor(badPlaceholder), owner, exit: 'page', rawTraits: { manualRedirects: true } }, port());
+    const refused = await forward(
+      vault,
+      NS,
+      checkForward({ head: headFor(badPlaceholder), owner, exit: 'page', rawTraits: { manualRedirects: true } }),
+      port(),
+    );
     expect(refused).to.deep.equal({ refused: { status: 403, reason: "BAD_TOKEN can't be read under the vault's key; it is never injected" } });
-    const injected = await forward(vault, NS, { head: headFor(goodPlaceholder), owner, exit: 'page', rawTraits: { manualRedirects: true } }, port());
+    const injected = await forward(
+      vault,
+      NS,
+      checkForward({ head: headFor(goodPlaceholder), owner, exit: 'page', rawTraits: { manualRedirects: true } }),
+      port(),
+    );
     expect((injected as { head: { headers: string[][] } }).head.headers).to.deep.equal([['Authorization', `Bearer ${good}`]]);
 
     // Found again by another document, it is audited no more.
@@ -78,7 +88,7 @@ describe('an unreadable record', () => {
     expect(unreadableEntries((await again.list(NS)).audit)).to.have.length(1);
 
     // Sealed anew, it is readable again.
-    await again.put(NS, { name: 'BAD_TOKEN', value: canary('again') });
+    await again.put(NS, { name: 'BAD_TOKEN', value: canary('again'), kind: 'secret', source: 'settings' });
     expect((await again.list(NS)).secrets.find((s) => s.name === 'BAD_TOKEN')!.state).to.equal('active');
   });
 });

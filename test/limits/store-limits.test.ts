@@ -92,20 +92,20 @@ describe('the stores refuse past their limits', () => {
     const ids: string[] = [];
     for (let i = 0; i < MAX_ENDED_REQUESTS; i++) {
       now += 1000;
-      const made = await requests.make(NS, { kind: 'value', name: 'TOKEN', uid: 1000, tag: 't' });
+      const { request: made } = await requests.make(NS, { kind: 'value', name: 'TOKEN', uid: 1000, tag: 't' });
       ids.push(made.id);
       await requests.end(made.id, 'cancelled');
     }
     expect((await requests.all(NS)).map((r) => r.id)).to.deep.equal(ids);
     now += 1000;
-    const next = await requests.make(NS, { kind: 'value', name: 'TOKEN', uid: 1000, tag: 't' });
+    const { request: next } = await requests.make(NS, { kind: 'value', name: 'TOKEN', uid: 1000, tag: 't' });
     expect((await requests.all(NS)).length).to.equal(MAX_ENDED_REQUESTS + 1);
     await requests.end(next.id, 'done', 'fnox_proxy_000000000000000000000001');
     const kept = (await requests.all(NS)).map((r) => r.id);
     expect(kept).to.deep.equal([...ids.slice(1), next.id]);
     // Expired ones count as ended: a new request trims them too.
     now += 1000;
-    const pending = await requests.make(NS, { kind: 'value', name: 'TOKEN', uid: 1001, tag: 't' });
+    const { request: pending } = await requests.make(NS, { kind: 'value', name: 'TOKEN', uid: 1001, tag: 't' });
     now += 301_000;
     await requests.make(NS, { kind: 'value', name: 'TOKEN', uid: 1002, tag: 't' });
     const all = await requests.all(NS);

@@ -1,0 +1,101 @@
+// One served namespace in this document's memory (README, Scrub state): its records (ciphertext
+// only), the accepted policy and what is in effect of it, its registrations, requests, meta and
+// newest audit page. Loaded once in one read, then changed only by the deltas of writes (this
+// document's own, or another's over the bus) that follow its revision by exactly one; anything
+// else (a missed notice, a notice without a delta) makes the owner reload it. IndexedDB stays the
+// only truth: this is a cache kept exact by the revision.
+import type { AuditEntry, McpServerEntry, RefusedRule } from './contract.ts';
+import type { NamespaceMeta, StoredRecord } from './db.ts';
+import type { Endpoint } from './endpoints.ts';
+import { AUDIT_PAGE, type Delta, type LoadedNamespace, revOf } from './namespaces.ts';
+import { type Policy, type StoredPolicy, policyOf } from './policy/accepted.ts';
+import { refusedEndpoints } from './registered.ts';
+import type { StoredRequest } from './requests.ts';
+import { withoutEndpointRules } from './views.ts';
+
+/** The policy in effect and the endpoints it may never reach, derived from policy and meta. */
+export interface InEffect {
+  policy: Policy;
+  refused: RefusedRule[];
+  endpoints: Endpoint[];
+  mcp: McpServerEntry[];
+}
+
+const byName = (a: StoredRecord, b: StoredRecord) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+export class NamespaceState {
+  meta!: NamespaceMeta;
+  stored: StoredPolicy | undefined;
+  effect!: InEffect;
+  /** Records by name, removed ones included until purged. */
+  readonly records = new Map<string, StoredRecord>();
+  /** Requests by id, oldest first. */
+  readonly requests = new Map<string, StoredRequest>();
+  /** The newest audit entries, newest first. */
+  audit: AuditEntry[] = [];
+  auditMore = false;
+  private sorted: StoredRecord[] | null = null;
+
+  constructor(
+    readonly namespace: string,
+    private readonly builtin: readonly Endpoint[],
+    loaded: LoadedNamespace,
+  ) {
+    this.replace(loaded);
+  }
+
+  get rev(): number {
+    return revOf(this.meta);
+  }
+
+  /** Takes a fresh read, unless it is older than what is held already. */
+  replace(loaded: LoadedNamespace): boolean {
+    if (this.meta && revOf(loaded.meta) < this.rev) return false;
+    this.meta = loaded.meta;
+    this.stored = loaded.stored;
+    this.records.clear();
+    for (const r of loaded.records) this.records.set(r.name, r);
+    this.requests.clear();
+    for (const r of [...loaded.requests].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))) this.requests.set(r.id, r);
+    this.audit = loaded.audit;
+    this.auditMore = loaded.auditMore;
+    this.sorted = null;
+    this.derive();
+    return true;
+  }
+
+  /**
+   * Applies a write's delta when it follows this state's revision by one (answers true); a delta
+   * already seen is ignored (true); a gap answers false: the owner reloads.
+   */
+  apply(delta: Delta): boolean {
+    if (delta.rev <= this.rev) return true;
+    if (delta.rev !== this.rev + 1) return false;
+    const registered = this.meta.registered;
+    this.meta = delta.meta;
+    for (const r of delta.records ?? []) this.records.set(r.name, r);
+    if (delta.records?.length) this.sorted = null;
+    for (const r of delta.requests ?? []) this.requests.set(r.id, r);
+    for (const id of delta.dropped ?? []) this.requests.delete(id);
+    if (delta.audit?.length) {
+      const audit = [...delta.audit].reverse().concat(this.audit);
+      if (audit.length > AUDIT_PAGE) this.auditMore = true;
+      this.audit = audit.slice(0, AUDIT_PAGE);
+    }
+    if (delta.policy) this.stored = delta.policy;
+    if (delta.policy || JSON.stringify(registered) !== JSON.stringify(this.meta.registered)) this.derive();
+    return true;
+  }
+
+  /** Every record, sorted by name (kept until the records change). */
+  all(): StoredRecord[] {
+    this.sorted ??= [...this.records.values()].sort(byName);
+    return this.sorted;
+  }
+
+  private derive() {
+    const endpoints = refusedEndpoints(this.builtin, this.meta.registered);
+    const { policy, refused } = withoutEndpointRules(policyOf(this.stored), endpoints);
+    this.effect = { policy, refused, endpoints, mcp: this.meta.registered?.mcp ?? [] };
+  }
+}

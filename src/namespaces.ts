@@ -1,0 +1,165 @@
+// The namespaces store and its meta (README, Scrub state): the only code that opens a transaction
+// on `namespaces`, besides the other stores' writes, which move a namespace's revision through
+// `bump` in their own transaction. Every write of a namespace moves its `rev` by one, so a document
+// keeping the namespace in memory (namespace-state.ts) sees at once whether a notice follows the
+// state it has or one was missed. `load` reads a whole namespace in one transaction.
+import type { IDBPTransaction } from 'idb';
+import type { AuditEntry } from './contract.ts';
+import { emptyMeta, type NamespaceMeta, type StoredAudit, type StoredRecord, type VaultDb, type VaultSchema } from './db.ts';
+import type { StoredPolicy } from './policy/accepted.ts';
+import { type Registered, count, emptyRegistered, mergeRegistered, removeRegistered, scrubbedRegistered } from './registered.ts';
+import type { StoredRequest } from './requests.ts';
+
+/** The newest audit entries a document keeps per namespace: the first `audit` page. */
+export const AUDIT_PAGE = 100;
+
+type AnyWriteTx = IDBPTransaction<VaultSchema, any, 'readwrite'>;
+
+/**
+ * What one write transaction changed in a namespace, as it committed: `rev` is the namespace's
+ * revision after it. Never a value: records carry their ciphertext only.
+ */
+export interface Delta {
+  namespace: string;
+  rev: number;
+  meta: NamespaceMeta;
+  records?: StoredRecord[];
+  requests?: StoredRequest[];
+  /** Ids of requests deleted (the oldest ended ones beyond the limit). */
+  dropped?: string[];
+  policy?: StoredPolicy;
+  /** New audit entries, oldest first. */
+  audit?: AuditEntry[];
+}
+
+/** A namespace as one transaction read it. */
+export interface LoadedNamespace {
+  meta: NamespaceMeta;
+  records: StoredRecord[];
+  stored: StoredPolicy | undefined;
+  requests: StoredRequest[];
+  /** The newest audit entries, newest first, at most AUDIT_PAGE. */
+  audit: AuditEntry[];
+  auditMore: boolean;
+}
+
+/** The revision a meta holds (0 before the first write that counted them). */
+export const revOf = (meta: NamespaceMeta) => meta.rev ?? 0;
+
+/**
+ * Moves the namespace's revision (and, when its set of values changed, its scrub version) inside
+ * a write transaction that includes `namespaces`; answers the meta written.
+ */
+export async function bump(tx: AnyWriteTx, namespace: string, change: { values?: boolean; meta?: Partial<NamespaceMeta> } = {}): Promise<NamespaceMeta> {
+  const store = tx.objectStore('namespaces');
+  const meta: NamespaceMeta = (await store.get(namespace)) ?? emptyMeta(namespace);
+  const next: NamespaceMeta = { ...meta, ...change.meta, rev: revOf(meta) + 1, scrubVersion: meta.scrubVersion + (change.values ? 1 : 0) };
+  await store.put(next);
+  return next;
+}
+
+/** Adds an audit entry inside a transaction that includes `audit`; answers it with its seq. */
+export async function addAudit(
+  tx: AnyWriteTx,
+  namespace: string,
+  at: number,
+  entry: { type: AuditEntry['type'] } & Record<string, unknown>,
+): Promise<AuditEntry> {
+  const seq = await tx.objectStore('audit').add({ namespace, at, ...entry } as unknown as StoredAudit);
+  return { seq, at, ...entry } as unknown as AuditEntry;
+}
+
+export class Namespaces {
+  constructor(private readonly db: VaultDb) {}
+
+  /** The whole namespace in one read: meta, records, accepted policy, requests, newest audit page. */
+  async load(namespace: string): Promise<LoadedNamespace> {
+    const tx = this.db.transaction(['records', 'namespaces', 'policy', 'requests', 'audit']);
+    const range = IDBKeyRange.bound([namespace, -Infinity], [namespace, Infinity]);
+    const newest = async () => {
+      const audit: AuditEntry[] = [];
+      let more = false;
+      for await (const cursor of tx.objectStore('audit').index('byNamespace').iterate(range, 'prev')) {
+        if (audit.length === AUDIT_PAGE) {
+          more = true;
+          break;
+        }
+        const { namespace: _, ...entry } = cursor.value;
+        audit.push(entry as AuditEntry);
+      }
+      return { audit, more };
+    };
+    const [records, meta, stored, requests, page] = await Promise.all([
+      tx.objectStore('records').index('byNamespace').getAll(namespace),
+      tx.objectStore('namespaces').get(namespace),
+      tx.objectStore('policy').get(namespace),
+      tx.objectStore('requests').index('byNamespace').getAll(namespace),
+      newest(),
+    ]);
+    return { meta: meta ?? emptyMeta(namespace), records, stored, requests, audit: page.audit, auditMore: page.more };
+  }
+
+  /** The backup reminder dismissed, in one transaction. */
+  async dismissReminder(namespace: string): Promise<Delta> {
+    const tx = this.db.transaction('namespaces', 'readwrite');
+    const meta = await bump(tx, namespace, { meta: { reminderDismissed: true } });
+    await tx.done;
+    return { namespace, rev: revOf(meta), meta };
+  }
+
+  /**
+   * Adds registered endpoints (they only ever add), with an `endpoints` audit entry of what was new
+   * (`shown` scrubs the agent's strings) in the same transaction; `null` when nothing was new.
+   * EINVAL past the limit, and nothing changes.
+   */
+  async register(namespace: string, wanted: Registered, shown: (text: string) => string, at: number): Promise<Delta | null> {
+    const tx = this.db.transaction(['namespaces', 'audit'], 'readwrite');
+    return settle(tx, async () => {
+      const meta = (await tx.objectStore('namespaces').get(namespace)) ?? emptyMeta(namespace);
+      const merged = mergeRegistered(meta.registered ?? emptyRegistered(), wanted);
+      if (!merged.changed) return null;
+      const next = await bump(tx, namespace, { meta: { registered: merged.registered } });
+      const entry = await addAudit(tx, namespace, at, { type: 'endpoints', change: 'added', ...scrubbedRegistered(merged.added, shown) });
+      return { namespace, rev: revOf(next), meta: next, audit: [entry] };
+    });
+  }
+
+  /**
+   * Removes registrations named as stored or as shown (`unregister`), with an `endpoints` audit
+   * entry of what went; `shown` is null before the first unlock, and then nothing is shown.
+   */
+  async unregister(
+    namespace: string,
+    gone: { model: string[]; mcp: string[] },
+    shown: ((text: string) => string) | null,
+    at: number,
+  ): Promise<{ registered: Registered; delta: Delta | null }> {
+    const tx = this.db.transaction(['namespaces', 'audit'], 'readwrite');
+    return settle(tx, async () => {
+      const meta = (await tx.objectStore('namespaces').get(namespace)) ?? emptyMeta(namespace);
+      const { registered, removed } = removeRegistered(meta.registered ?? emptyRegistered(), gone, shown ?? undefined);
+      if (count(removed) === 0) return { registered, delta: null };
+      const next = await bump(tx, namespace, { meta: { registered } });
+      const entry = await addAudit(tx, namespace, at, {
+        type: 'endpoints',
+        change: 'removed',
+        ...(shown ? scrubbedRegistered(removed, shown) : emptyRegistered()),
+      });
+      return { registered, delta: { namespace, rev: revOf(next), meta: next, audit: [entry] } };
+    });
+  }
+}
+
+/** Runs a write's body; a throw aborts the transaction, else its result answers once it commits. */
+async function settle<T>(tx: AnyWriteTx, body: () => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await body();
+  } catch (error) {
+    tx.abort();
+    await tx.done.catch(() => {});
+    throw error;
+  }
+  await tx.done;
+  return result;
+}

@@ -1,0 +1,111 @@
+// The gateway built directly, in this page, over a vault stand-in: its queue, its roles and what a
+// throwing op does to the port. No frame: each behaviour is the gateway's own.
+import { expect, waitUntil } from '@open-wc/testing';
+import { Gateway } from '../src/gateway.ts';
+import type { Vault } from '../src/vault.ts';
+
+const ORIGIN = 'https://seven.sliccy.ai';
+const status = { version: 'x', protocol: 1, origin: ORIGIN, locked: false, lock: null, waiting: [] };
+
+/** A vault stand-in whose ops can be made slow or throwing. */
+function standIn(overrides: Record<string, (...args: any[]) => unknown> = {}) {
+  return {
+    onChange: () => () => {},
+    serve: async () => {},
+    status: async () => status,
+    newestScrubber: async () => undefined,
+    placeholders: async () => ({ placeholders: [], scrub: { needed: false, version: 0, ready: true } }),
+    ...overrides,
+  } as unknown as Vault;
+}
+
+/** Says hello to the gateway as the parent page at ORIGIN and answers the embedder's end of the port. */
+async function connect(gateway: Gateway, parent: object, role: 'page' | 'agent' = 'page') {
+  const channel = new MessageChannel();
+  const messages: any[] = [];
+  channel.port1.onmessage = ({ data }) => messages.push(data);
+  await gateway.hello({
+    data: { type: 'slicc-vault', op: 'hello', v: 1, role },
+    source: parent,
+    origin: ORIGIN,
+    ports: [channel.port2],
+  } as unknown as MessageEvent);
+  await waitUntil(() => messages.some((m) => m.op === 'welcome'), 'no welcome');
+  let id = 0;
+  return {
+    messages,
+    send(op: string, fields: object = {}) {
+      channel.port1.postMessage({ v: 1, id: ++id, op, ...fields });
+      return id;
+    },
+    async reply(of: number) {
+      await waitUntil(() => messages.some((m) => m.id === of), `no reply to request ${of}`);
+      return messages.find((m) => m.id === of);
+    },
+  };
+}
+
+describe('the gateway, built directly', () => {
+  const parent = {};
+  const win = { parent, location: { ancestorOrigins: undefined } } as unknown as Window;
+
+  it('answers each port in order, even when an earlier op is slow', async () => {
+    let release = () => {};
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const gateway = new Gateway(standIn({ placeholders: async () => (await slow, { placeholders: ['slow'], scrub: {} }) }), [ORIGIN], win);
+    const port = await connect(gateway, parent);
+    const first = port.send('placeholders');
+    const second = port.send('status');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(
+      port.messages.some((m) => m.id === second),
+      'status answered before the slow op',
+    ).to.equal(false);
+    release();
+    await port.reply(second);
+    expect(port.messages.filter((m) => m.id).map((m) => m.id)).to.deep.equal([first, second]);
+  });
+
+  it('refuses page ops on an agent port and agent ops on a page port', async () => {
+    const gateway = new Gateway(standIn(), [ORIGIN], win);
+    const agent = await connect(gateway, parent, 'agent');
+    expect((await agent.reply(agent.send('status'))).error.code).to.equal('EACCES');
+    const page = await connect(gateway, parent, 'page');
+    expect((await page.reply(page.send('redact', { texts: [] }))).error.code).to.equal('ENOTSUP');
+  });
+
+  it('answers a throwing op with an error reply and runs the next request', async () => {
+    let calls = 0;
+    const gateway = new Gateway(
+      standIn({
+        status: async () => {
+          calls += 1;
+          if (calls === 2) throw new TypeError('a bug, with words that must not reach the page');
+          return status;
+        },
+      }),
+      [ORIGIN],
+      win,
+    );
+    const port = await connect(gateway, parent);
+    const broken = await port.reply(port.send('status'));
+    expect(broken.error).to.deep.equal({ code: 'EAGAIN', message: 'the vault could not complete the request; try again' });
+    expect((await port.reply(port.send('status'))).status.origin).to.equal(ORIGIN);
+  });
+
+  it('answers a reply that cannot be posted with an error reply and runs the next request', async () => {
+    const gateway = new Gateway(standIn({ placeholders: async () => ({ placeholders: [() => 'not cloneable'] }) }), [ORIGIN], win);
+    const port = await connect(gateway, parent);
+    expect((await port.reply(port.send('placeholders'))).error.code).to.equal('EAGAIN');
+    expect((await port.reply(port.send('status'))).status.origin).to.equal(ORIGIN);
+  });
+
+  it('names the wrong field of a request before the vault sees it', async () => {
+    let reached = false;
+    const gateway = new Gateway(standIn({ remove: async () => (reached = true) }), [ORIGIN], win);
+    const port = await connect(gateway, parent);
+    expect((await port.reply(port.send('remove', { name: 42 }))).error).to.deep.equal({ code: 'EINVAL', message: 'name must be a string' });
+    expect((await port.reply(port.send('remove', { name: 'A', extra: 1 }))).error.message).to.equal('remove has no field extra');
+    expect(reached).to.equal(false);
+  });
+});

@@ -1,0 +1,85 @@
+// The vault built directly, in this page (README, Scrub state): each served namespace lives in
+// memory, follows this document's own writes and other documents' notices, and reloads when it
+// missed one. Two Vault objects on one database stand for two vault documents.
+import { expect, waitUntil } from '@open-wc/testing';
+import { deleteDB } from 'idb';
+import { openVaultDb } from '../src/db.ts';
+import { Records } from '../src/records.ts';
+import { Vault } from '../src/vault.ts';
+import { canary } from './helpers/vault.ts';
+
+const NS = 'https://seven.sliccy.ai';
+const config = { name: 'test', passphraseIterations: 1000, requestLifetimeMs: 300_000 };
+const secret = (name: string) => ({ name, value: canary(), kind: 'secret' as const, source: 'settings' as const });
+const names = async (vault: Vault) => (await vault.list(NS)).secrets.map((s) => s.name);
+
+describe('the vault, built directly', () => {
+  let dbName: string;
+  const opened: Vault[] = [];
+  const dbs: { close(): void }[] = [];
+  const open = async () => {
+    const db = await openVaultDb(dbName);
+    const vault = await Vault.open({ db, config });
+    dbs.push(db);
+    opened.push(vault);
+    await vault.serve(NS);
+    return vault;
+  };
+
+  beforeEach(() => {
+    dbName = `vault-unit-${crypto.randomUUID()}`;
+  });
+  afterEach(async () => {
+    for (const vault of opened.splice(0)) vault.close();
+    for (const db of dbs.splice(0)) db.close();
+    await deleteDB(dbName);
+  });
+
+  it('shows its own write at once, and the other document shows it from the notice', async () => {
+    const [a, b] = [await open(), await open()];
+    await a.put(NS, secret('FIRST'));
+    expect(await names(a)).to.deep.equal(['FIRST']);
+    await waitUntil(async () => (await names(b)).includes('FIRST'), 'the other document never saw the write');
+    expect((await b.status(NS)).scrub.version).to.equal((await a.status(NS)).scrub.version);
+  });
+
+  it('reloads the namespace when it missed a notice', async () => {
+    const [a, b] = [await open(), await open()];
+    await a.put(NS, secret('SEEN'));
+    await waitUntil(async () => (await names(b)).includes('SEEN'));
+    // A write no notice tells of: the next notice's revision skips one, and b reads again.
+    const db = await openVaultDb(dbName);
+    await new Records(db).write(NS, a.keys.key!, secret('MISSED'));
+    db.close();
+    expect(await names(b)).to.deep.equal(['SEEN']);
+    await a.put(NS, secret('NEXT'));
+    await waitUntil(async () => (await names(b)).length === 3, 'the other document never reloaded');
+    expect(await names(b)).to.deep.equal(['MISSED', 'NEXT', 'SEEN']);
+  });
+
+  it('answers a value request in the same write as its record', async () => {
+    const vault = await open();
+    const request = await vault.request(NS, { kind: 'value', name: 'ASKED', uid: 1000, tag: 't' });
+    expect((await vault.status(NS)).waiting.map((r) => r.id)).to.deep.equal([request.id]);
+    await vault.put(NS, secret('ASKED'), request.id);
+    expect((await vault.status(NS)).waiting).to.deep.equal([]);
+    expect((await vault.requestOf(NS, request.id)).state).to.equal('done');
+    let code = '';
+    await vault.put(NS, secret('ASKED'), request.id).catch((e) => (code = e.code));
+    expect(code).to.equal('ENOENT');
+  });
+
+  it('refuses a rotation judged against a record another document has since rotated, then retries on the fresh one', async () => {
+    const [a, b] = [await open(), await open()];
+    await a.put(NS, secret('ROTATED'));
+    await waitUntil(async () => (await names(b)).includes('ROTATED'));
+    const before = (await b.record(NS, 'ROTATED'))!;
+    await a.put(NS, secret('ROTATED'));
+    // b still holds the older revision in memory until the notice lands; its write must not undo a's.
+    await b.put(NS, secret('ROTATED'));
+    const db = await openVaultDb(dbName);
+    const stored = await new Records(db).get(NS, 'ROTATED');
+    db.close();
+    expect(stored!.revision).to.equal((before.revision ?? 0) + 2);
+  });
+});
