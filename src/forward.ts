@@ -74,6 +74,8 @@ async function byPlaceholder(records: StoredRecord[], key: CryptoKey | null, nam
 export interface ForwardVault {
   readonly keys: { readonly key: CryptoKey | null };
   now(): number;
+  /** Brings the namespace in memory up to the stored revision. */
+  fresh(namespace: string): Promise<void>;
   all(namespace: string): Promise<StoredRecord[]>;
   inEffect(namespace: string): Promise<InEffect>;
   used(namespace: string, ids: string[], entries: AuditDraft[]): Promise<void>;
@@ -89,6 +91,7 @@ export async function forward(vault: ForwardVault, namespace: string, request: F
 }
 
 async function decide(vault: ForwardVault, namespace: string, { head, body, owner, exit, rawTraits }: ForwardRequest): Promise<ForwardResult> {
+  await vault.fresh(namespace);
   const [records, { policy, endpoints, mcp }] = await Promise.all([vault.all(namespace), vault.inEffect(namespace)]);
   const actor = { uid: owner.uid, tag: owner.tag };
   const mcpFor = mcpRequest(head.url, mcp, records);

@@ -99,6 +99,12 @@ export class Namespaces {
     return { meta: meta ?? emptyMeta(namespace), records, stored, requests, audit: page.audit, auditMore: page.more };
   }
 
+  /** The namespace's stored revision: one small read. */
+  async rev(namespace: string): Promise<number> {
+    const meta = await this.db.get('namespaces', namespace);
+    return meta ? revOf(meta) : 0;
+  }
+
   /** The backup reminder dismissed, in one transaction. */
   async dismissReminder(namespace: string): Promise<Delta> {
     const tx = this.db.transaction('namespaces', 'readwrite');

@@ -147,6 +147,16 @@ export class Vault {
     return state;
   }
 
+  /**
+   * Makes sure the namespace in memory is the stored one: another document's write may have
+   * committed with its notice still on the way. One small read; `forward` asks before deciding,
+   * so a just-registered endpoint or a just-changed policy is never decided on from before.
+   */
+  async fresh(namespace: string): Promise<void> {
+    const state = await this.state(namespace);
+    if ((await this.namespaces.rev(namespace)) > state.rev) await this.reload(namespace);
+  }
+
   /** Reads the namespace again (a notice was missed or carried no delta). */
   private async reload(namespace: string): Promise<void> {
     const held = this.states.get(namespace);
