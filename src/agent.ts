@@ -15,6 +15,8 @@ export interface AgentVault {
   /** The newest compiled scrubber (compiling first when it can), if there is one. */
   newestScrubber(namespace: string): Promise<Compiled | undefined>;
   scrubVersion(namespace: string): Promise<number>;
+  /** Brings the namespace in memory up to the stored revision (one small read). */
+  fresh(namespace: string): Promise<void>;
   registerEndpoints(namespace: string, added: Registered): Promise<{ ok: true }>;
 }
 
@@ -80,6 +82,8 @@ export class AgentSession {
   }
 
   private async redact(texts: (string | Uint8Array)[]) {
+    // A value another document wrote a moment ago is scrubbed too, though its notice hasn't come.
+    await this.vault.fresh(this.namespace);
     const { version, scrubber } = await this.vault.scrubber(this.namespace);
     this.used = scrubber;
     // In slices that yield (README, Limits): a big or long redact never holds the thread for long.
@@ -90,6 +94,7 @@ export class AgentSession {
   private async open(id: string) {
     if (this.streams.has(id)) throw einval('that stream is already open');
     if (this.streams.size >= MAX_STREAMS) throw new VaultError('EAGAIN', `at most ${MAX_STREAMS} streams may be open on a port`);
+    await this.vault.fresh(this.namespace);
     const { version, scrubber } = await this.vault.scrubber(this.namespace);
     this.used = scrubber;
     // The stream measures idle() by the vault's clock, from its own last push.

@@ -14,6 +14,8 @@ describe('registered endpoints', () => {
     await agent.request('endpoints', { model: ['https://llm.example.com/v1'], mcp: [{ server: 'tools', url: 'https://mcp.example.com/mcp', names: ['a'] }] });
     await agent.request('endpoints', { model: ['https://llm.example.com/v1'] });
     await agent.request('endpoints', { mcp: [{ server: 'tools', url: 'https://mcp.example.com/mcp', names: ['a', 'b'] }] });
+    // The page's document answers from memory: it shows another document's write once its notice came (the `changed` event).
+    await page.until((e) => e.op === 'changed' && e.audit[0]?.mcp?.[0]?.names?.[0] === 'b');
     const { list } = await page.request('list');
     expect(list.registered).to.deep.equal({
       model: ['https://llm.example.com/v1'],
@@ -38,6 +40,7 @@ describe('registered endpoints', () => {
     await page.request('policy', { files: [await attest(FNOX, fnoxConfig([['GH', placeholder, 'api.github.com']]))] });
     // A hostile agent registers api.github.com as a "model": GH's only rule is refused.
     await agent.request('endpoints', { model: ['https://api.github.com/'] });
+    await page.until((e) => e.op === 'changed' && e.audit[0]?.type === 'endpoints');
     expect((await page.request('list')).list.refused.map((r: any) => r.secret)).to.deep.equal(['GH']);
     const since = page.events.length;
     expect(await page.request('unregister', { model: ['https://api.github.com/'] })).to.deep.include({ registered: { model: [], mcp: [] } });
