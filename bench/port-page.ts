@@ -14,13 +14,17 @@ async function open(path: string, role = 'page'): Promise<MessagePort> {
   return channel.port1;
 }
 
-/** Sequential round trips (one in flight) and pipelined ones (all sent at once), per second. */
+let ids = 1e9;
+
+/** Sequential round trips (one in flight) and pipelined ones (all sent at once), per second; events are not replies. */
 async function measure(port: MessagePort, count: number) {
-  let id = 0;
+  let id = ids;
+  ids += 2 * count;
   const next = () =>
     new Promise((resolve) => {
-      port.onmessage = resolve;
-      port.postMessage({ v: 1, id: ++id, op: 'status' });
+      const want = ++id;
+      port.onmessage = ({ data }) => data?.id === want && resolve(data);
+      port.postMessage({ v: 1, id: want, op: 'status' });
     });
   let start = performance.now();
   for (let i = 0; i < count; i++) await next();
@@ -28,17 +32,17 @@ async function measure(port: MessagePort, count: number) {
   start = performance.now();
   await new Promise<void>((resolve) => {
     let left = count;
-    port.onmessage = () => --left === 0 && resolve();
+    port.onmessage = ({ data }) => typeof data?.id === 'number' && --left === 0 && resolve();
     for (let i = 0; i < count; i++) port.postMessage({ v: 1, id: ++id, op: 'status' });
   });
   const pipelined = count / ((performance.now() - start) / 1000);
   return { sequential, pipelined };
 }
 
-/** One request and its reply. */
-function ask(port: MessagePort, message: object): Promise<any> {
+/** One request and its reply (events that come meanwhile are not it). */
+function ask(port: MessagePort, message: { id: number; [field: string]: unknown }): Promise<any> {
   return new Promise((resolve) => {
-    port.onmessage = ({ data }) => resolve(data);
+    port.onmessage = ({ data }) => data?.id === message.id && resolve(data);
     port.postMessage(message);
   });
 }
@@ -88,6 +92,82 @@ function text(bytes: number, values: string[]): string {
   const gateway = await measure(agent);
   const bare = await measure(echo);
   return { redact: gateway.rate, echo: bare.rate, hits: gateway.hits, values: valueCount, mib: (rounds * perRequest) / 2 ** 20 };
+};
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+
+/** Milliseconds from adding a frame of `path` to its `welcome` (then the frame goes). */
+async function boot(path: string): Promise<number> {
+  const start = performance.now();
+  const frame = document.createElement('iframe');
+  frame.src = `${vault}${path}`;
+  document.body.append(frame);
+  await new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+  const channel = new MessageChannel();
+  const welcome = new Promise((resolve) => (channel.port1.onmessage = resolve));
+  frame.contentWindow!.postMessage({ type: 'slicc-vault', v: 1, op: 'hello', role: 'page' }, vault, [channel.port2]);
+  await welcome;
+  const ms = performance.now() - start;
+  channel.port1.close();
+  frame.remove();
+  return ms;
+}
+
+/**
+ * The vault core's figures (README, Benchmarks), in a namespace of `records` records, each the
+ * median of `runs` runs beside the bare echo's in the same page: `status` round trips per second,
+ * a 1 KiB `push`'s p50 against a 1 KiB echo round trip, `put` (a rotation) p50 and p99, and
+ * frame boot to `welcome` against the echo document's.
+ */
+(window as any).runCore = async (records: number, runs: number) => {
+  const page = await open('/');
+  const values = tokens(records);
+  let id = 1;
+  for (const [i, value] of values.entries()) await ask(page, { v: 1, id: id++, op: 'put', name: `BENCH_${i}`, value });
+  const echo = await open('/bench/echo.html');
+  const agent = await open('/', 'agent');
+  const chunk = new TextEncoder().encode(text(1024, values));
+  const timed = async (port: MessagePort, message: () => { id: number; [field: string]: unknown }, n: number) => {
+    const times: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const start = performance.now();
+      await ask(port, message());
+      times.push(performance.now() - start);
+    }
+    return times;
+  };
+  const status = { vault: [] as number[], echo: [] as number[] };
+  const push = { vault: [] as number[], echo: [] as number[] };
+  const put = { p50: [] as number[], p99: [] as number[] };
+  const bootMs = { vault: [] as number[], echo: [] as number[] };
+  await measure(page, 200);
+  await measure(echo, 200);
+  await ask(agent, { v: 1, id: id++, op: 'redactStream', stream: 'bench' });
+  for (let run = 0; run < runs; run++) {
+    status.vault.push((await measure(page, 2000)).sequential);
+    status.echo.push((await measure(echo, 2000)).sequential);
+    const pushed = await timed(agent, () => ({ v: 1, id: id++, op: 'push', stream: 'bench', chunk }), 1000);
+    const echoed = await timed(echo, () => ({ v: 1, id: id++, op: 'push', stream: 'bench', chunk }), 1000);
+    push.vault.push(median(pushed));
+    push.echo.push(median(echoed));
+    const rotations = await timed(page, () => ({ v: 1, id: id++, op: 'put', name: `BENCH_${Math.floor(Math.random() * records)}`, value: tokens(1)[0] }), 200);
+    put.p50.push(median(rotations));
+    put.p99.push(percentile(rotations, 0.99));
+    // A rotation ends the stream (EAGAIN): open it again for the next run.
+    await ask(agent, { v: 1, id: id++, op: 'drop', stream: 'bench' });
+    await ask(agent, { v: 1, id: id++, op: 'redactStream', stream: 'bench' });
+    bootMs.vault.push(await boot('/'));
+    bootMs.echo.push(await boot('/bench/echo.html'));
+  }
+  return {
+    records,
+    runs,
+    status: { vault: median(status.vault), echo: median(status.echo) },
+    push: { vault: median(push.vault), echo: median(push.echo) },
+    put: { p50: median(put.p50), p99: median(put.p99) },
+    boot: { vault: median(bootMs.vault), echo: median(bootMs.echo) },
+  };
 };
 
 (window as any).runBench = async (count: number) => {

@@ -1,7 +1,7 @@
 // Port round trips: `status` requests per second through the real gateway in Chromium, next to a
 // bare MessageChannel echo across the same two origins, measured in the same run; then `redact`
 // throughput through the agent port against the same messages through that echo.
-// `node bench/port.bench.mjs [--count N] [--redact-mib N] [--values N]`
+// `node bench/port.bench.mjs [--count N] [--redact-mib N] [--values N] [--records N] [--runs N]`
 import { createServer } from 'node:net';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, ensureChromium } from '../scripts/chromium.mjs';
@@ -11,6 +11,8 @@ const args = process.argv.slice(2);
 const count = Number(args[args.indexOf('--count') + 1]) || 3000;
 const redactMiB = Number(args[args.indexOf('--redact-mib') + 1]) || 64;
 const redactValues = Number(args[args.indexOf('--values') + 1]) || 1000;
+const coreRecords = Number(args[args.indexOf('--records') + 1]) || 1000;
+const coreRuns = Number(args[args.indexOf('--runs') + 1]) || 5;
 const fmt1 = (n) => n.toFixed(1);
 const freePort = () =>
   new Promise((resolve) => {
@@ -39,6 +41,28 @@ try {
   console.log('|---|---:|---:|---:|');
   console.log(`| one in flight | ${f(gateway.sequential)} | ${f(echo.sequential)} | ${(gateway.sequential / echo.sequential).toFixed(2)} |`);
   console.log(`| all sent at once | ${f(gateway.pipelined)} | ${f(echo.pipelined)} | ${(gateway.pipelined / echo.pipelined).toFixed(2)} |`);
+  // The vault core's figures (README, Benchmarks), in a fresh profile's namespace of 1,000 records.
+  const coreContext = await browser.newContext();
+  const corePage = await coreContext.newPage();
+  await corePage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(vault)}`);
+  await corePage.waitForFunction(() => window.benchReady);
+  const c = await corePage.evaluate(([records, runs]) => window.runCore(records, runs), [coreRecords, coreRuns]);
+  await coreContext.close();
+  const ms = (n) => (n < 1 ? `${Math.round(n * 1000)} µs` : `${n.toFixed(1)} ms`);
+  const verdict = (ok) => (ok ? 'met' : '**not met**');
+  console.log(`\nThe vault core in Chromium, ${c.records} records, medians of ${c.runs} runs, each beside the bare echo of the same run:\n`);
+  console.log('| | vault | bare echo | ratio | target | |');
+  console.log('|---|---:|---:|---:|---|---|');
+  const statusRatio = c.status.vault / c.status.echo;
+  console.log(
+    `| \`status\` round trips, one in flight | ${f(c.status.vault)}/s | ${f(c.status.echo)}/s | ${statusRatio.toFixed(2)} | ≥ 0.5× | ${verdict(statusRatio >= 0.5)} |`,
+  );
+  const pushRatio = c.push.vault / c.push.echo;
+  console.log(`| 1 KiB \`push\`, p50 | ${ms(c.push.vault)} | ${ms(c.push.echo)} | ${pushRatio.toFixed(1)}× | ≤ 3× | ${verdict(pushRatio <= 3)} |`);
+  console.log(`| \`put\` (a rotation), p50 | ${ms(c.put.p50)} | | | ≤ 5 ms | ${verdict(c.put.p50 <= 5)} |`);
+  console.log(`| \`put\` (a rotation), p99 | ${ms(c.put.p99)} | | | ≤ 20 ms | ${verdict(c.put.p99 <= 20)} |`);
+  const bootRatio = c.boot.vault / c.boot.echo;
+  console.log(`| frame boot to \`welcome\` | ${ms(c.boot.vault)} | ${ms(c.boot.echo)} | ${bootRatio.toFixed(1)}× | ≤ 2× | ${verdict(bootRatio <= 2)} |`);
   // The redact measurement on a page of its own: it adds the values, then opens an agent port.
   const redactPage = await browser.newPage();
   await redactPage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(vault)}`);

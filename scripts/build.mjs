@@ -36,7 +36,11 @@ export async function buildSite(dist = defaultDist) {
   }
   await build({
     // The popup's age worker (src/age-client.ts loads it as ./age-worker.js beside the bundle).
-    entryPoints: [...[...entries].map((name) => ({ in: `${root}components/${name}.ts`, out: name })), { in: `${root}src/age-worker.ts`, out: 'age-worker' }],
+    entryPoints: [
+      ...[...entries].map((name) => ({ in: `${root}components/${name}.ts`, out: name })),
+      { in: `${root}src/age-worker.ts`, out: 'age-worker' },
+      { in: `${root}src/scrub-worker.ts`, out: 'scrub-worker' },
+    ],
     outdir: dist,
     bundle: true,
     splitting: true,

@@ -908,8 +908,47 @@ function encodeScratch(text: string): Uint8Array {
 
 // ── API ────────────────────────────────────────────────────────────────────────────────
 
+/**
+ * A scrubber's compiled tables: typed arrays, strings and byte arrays only, so a worker can build
+ * them and post them (README, Limits: heavy work off the main thread).
+ */
+export type ScrubTables = Tables;
+
+/** Builds the tables for these values: the expensive half of compiling. */
+export function compileTables(values: readonly ScrubValue[]): ScrubTables {
+  return build(values);
+}
+
+/** The typed arrays a worker transfers with its tables. */
+export function tableBuffers(t: ScrubTables): ArrayBuffer[] {
+  const arrays = [
+    t.pat,
+    t.off,
+    t.len,
+    t.kind,
+    t.raw,
+    t.rawLen,
+    t.slot,
+    t.partial,
+    t.bloom,
+    t.breaks,
+    t.gram,
+    t.gram2,
+    t.keys,
+    t.keyFrom,
+    t.keyTo,
+    t.list,
+    ...t.rep,
+  ];
+  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
+}
+
 export function compileScrubber(values: readonly ScrubValue[]): Scrubber {
-  const t = build(values);
+  return scrubberOf(build(values));
+}
+
+/** A scrubber over tables built by `compileTables`, here or in a worker: cheap. */
+export function scrubberOf(t: ScrubTables): Scrubber {
   const size = tableBytes(t);
   const repText: string[] = [];
   const redactBytes = (bytes: Uint8Array) => {

@@ -4,7 +4,8 @@
 import type { ScrubHit } from './contract.ts';
 import type { StoredRecord } from './db.ts';
 import { type HeldKey, decryptValue } from './keys.ts';
-import { type Scrubber, compileScrubber } from './scrubber.ts';
+import { Compiler } from './compiler.ts';
+import type { Scrubber } from './scrubber.ts';
 
 export interface Compiled {
   version: number;
@@ -17,6 +18,8 @@ export class Scrubbers {
   private readonly queue = new Map<string, Promise<unknown>>();
 
   /** Per namespace, each record's value as last decrypted, by id, with the revision it was decrypted at. */
+  private readonly compiler = new Compiler();
+
   private readonly decrypted = new Map<string, Map<string, { stamp: string; value: { name: string; placeholder: string; value: string } }>>();
 
   /** `source` answers the namespace's scrub version and records from memory (namespace-state.ts). */
@@ -26,6 +29,11 @@ export class Scrubbers {
     /** Told of records the held key couldn't open: they are marked and audited there. */
     private readonly unreadable: (namespace: string, held: HeldKey, records: StoredRecord[]) => Promise<void> = async () => undefined,
   ) {}
+
+  /** Ends the compile worker (the document is going). */
+  close() {
+    this.compiler.close();
+  }
 
   /** The newest scrubber compiled for the namespace, whatever its version. */
   get(namespace: string): Compiled | undefined {
@@ -53,7 +61,7 @@ export class Scrubbers {
     // An unreadable record is skipped, marked and audited; the rest of the namespace is scrubbed.
     const { values, unreadable } = await this.values(namespace, held.key, records);
     if (unreadable.length > 0) await this.unreadable(namespace, held, unreadable);
-    const compiled = { version: scrubVersion, scrubber: compileScrubber(values) };
+    const compiled = { version: scrubVersion, scrubber: await this.compiler.compile(values) };
     this.compiled.set(namespace, compiled);
     return compiled;
   }

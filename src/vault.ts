@@ -122,6 +122,7 @@ export class Vault {
     this.bus.close();
     this.autoLock.close();
     this.keys.close();
+    this.scrubbers.close();
     this.listeners.clear();
   }
 
@@ -197,7 +198,8 @@ export class Vault {
   /** Starts serving a namespace (an embedder said hello): in memory, its scrubber compiled. */
   async serve(namespace: string): Promise<void> {
     await this.state(namespace);
-    await this.scrubbers.refresh(namespace);
+    // Compiled in the worker meanwhile: an op that needs the scrubber waits for it, `welcome` doesn't.
+    void this.scrubbers.refresh(namespace);
     this.watchExpiry();
   }
 

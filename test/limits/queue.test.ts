@@ -17,6 +17,7 @@ async function heldAgent() {
   const vault = {
     onChange: () => () => {},
     serve: async () => {},
+    fresh: async () => {},
     status: async () => ({ locked: false, lock: null, waiting: [], backupReminder: null }),
     scrubber: async () => {
       await held;
