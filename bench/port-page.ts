@@ -1,6 +1,8 @@
 // Runs in Chromium on the embedder origin: `status` round trips through the real gateway, next to
 // the same number through a bare MessageChannel echo on the vault origin, measured in one run.
 const vault = new URLSearchParams(location.search).get('vault')!;
+/** The bare echo: beside the built documents at /echo.html, else the development one. */
+const ECHO = new URLSearchParams(location.search).get('echo') ?? '/bench/echo.html';
 
 async function open(path: string, role = 'page'): Promise<MessagePort> {
   const frame = document.createElement('iframe');
@@ -125,7 +127,7 @@ async function boot(path: string): Promise<number> {
   const values = tokens(records);
   let id = 1;
   for (const [i, value] of values.entries()) await ask(page, { v: 1, id: id++, op: 'put', name: `BENCH_${i}`, value });
-  const echo = await open('/bench/echo.html');
+  const echo = await open(ECHO);
   const agent = await open('/', 'agent');
   const chunk = new TextEncoder().encode(text(1024, values));
   const timed = async (port: MessagePort, message: () => { id: number; [field: string]: unknown }, n: number) => {
@@ -158,7 +160,7 @@ async function boot(path: string): Promise<number> {
     await ask(agent, { v: 1, id: id++, op: 'drop', stream: 'bench' });
     await ask(agent, { v: 1, id: id++, op: 'redactStream', stream: 'bench' });
     bootMs.vault.push(await boot('/'));
-    bootMs.echo.push(await boot('/bench/echo.html'));
+    bootMs.echo.push(await boot(ECHO));
   }
   return {
     records,

@@ -2,7 +2,14 @@
 // bare MessageChannel echo across the same two origins, measured in the same run; then `redact`
 // throughput through the agent port against the same messages through that echo.
 // `node bench/port.bench.mjs [--count N] [--redact-mib N] [--values N] [--records N] [--runs N]`
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { buildSite } from '../scripts/build.mjs';
+import { serveDist } from '../scripts/serve-dist.mjs';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, ensureChromium } from '../scripts/chromium.mjs';
 import { startServer, vaultServerConfig } from '../scripts/vault-server.mjs';
@@ -29,6 +36,23 @@ const servers = await Promise.all([
   startServer(vaultServerConfig({ port: vaultPort, embedders: [embedder], fixtures: true })),
   startServer(vaultServerConfig({ port: embedderPort, embedders: [embedder], fixtures: true })),
 ]);
+// The built site, with the bare echo beside its documents, at a third origin.
+const dist = await mkdtemp(join(tmpdir(), 'slicc-vault-bench-'));
+await buildSite(`${dist}/`);
+await build({
+  entryPoints: [fileURLToPath(new URL('./echo.ts', import.meta.url))],
+  outfile: `${dist}/echo.js`,
+  bundle: true,
+  format: 'esm',
+  logLevel: 'warning',
+});
+await writeFile(
+  `${dist}/echo.html`,
+  '<!doctype html>\n<meta charset="utf-8" />\n<title>bare MessageChannel echo</title>\n<script type="module" src="./echo.js"></script>\n',
+);
+await writeFile(`${dist}/embedders.json`, JSON.stringify([embedder]));
+const distServer = await serveDist({ dir: dist, embedders: [embedder] });
+const built = `http://localhost:${distServer.address().port}`;
 const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
 try {
   const page = await browser.newPage();
@@ -41,10 +65,11 @@ try {
   console.log('|---|---:|---:|---:|');
   console.log(`| one in flight | ${f(gateway.sequential)} | ${f(echo.sequential)} | ${(gateway.sequential / echo.sequential).toFixed(2)} |`);
   console.log(`| all sent at once | ${f(gateway.pipelined)} | ${f(echo.pipelined)} | ${(gateway.pipelined / echo.pipelined).toFixed(2)} |`);
-  // The vault core's figures (README, Benchmarks), in a fresh profile's namespace of 1,000 records.
+  // The vault core's figures (README, Benchmarks), in a fresh profile's namespace of 1,000 records,
+  // against the built site (what production serves: one bundle, not the development modules).
   const coreContext = await browser.newContext();
   const corePage = await coreContext.newPage();
-  await corePage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(vault)}`);
+  await corePage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(built)}&echo=/echo.html`);
   await corePage.waitForFunction(() => window.benchReady);
   const c = await corePage.evaluate(([records, runs]) => window.runCore(records, runs), [coreRecords, coreRuns]);
   await coreContext.close();
@@ -77,4 +102,6 @@ try {
 } finally {
   await browser.close();
   await Promise.all(servers.map((s) => s.stop()));
+  distServer.close();
+  await rm(dist, { recursive: true, force: true });
 }

@@ -23,6 +23,18 @@ export interface InEffect {
 
 const byName = (a: StoredRecord, b: StoredRecord) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
+/** The index of the record of that name in a list sorted by name (it is there). */
+function indexOf(sorted: readonly StoredRecord[], name: string): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]!.name < name) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export class NamespaceState {
   meta!: NamespaceMeta;
   stored: StoredPolicy | undefined;
@@ -73,8 +85,13 @@ export class NamespaceState {
     if (delta.rev !== this.rev + 1) return false;
     const registered = this.meta.registered;
     this.meta = delta.meta;
-    for (const r of delta.records ?? []) this.records.set(r.name, r);
-    if (delta.records?.length) this.sorted = null;
+    for (const r of delta.records ?? []) {
+      const known = this.records.has(r.name);
+      this.records.set(r.name, r);
+      // A rotation keeps the order: the sorted list takes the new record in place (no sort per write).
+      if (!known) this.sorted = null;
+      else if (this.sorted) this.sorted[indexOf(this.sorted, r.name)] = r;
+    }
     for (const r of delta.requests ?? []) this.requests.set(r.id, r);
     for (const id of delta.dropped ?? []) this.requests.delete(id);
     if (delta.audit?.length) {

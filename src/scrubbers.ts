@@ -7,6 +7,9 @@ import { type HeldKey, decryptValue } from './keys.ts';
 import { Compiler } from './compiler.ts';
 import type { Scrubber } from './scrubber.ts';
 
+/** How long the values stay unchanged before a write's compile runs (README, Scrub state). */
+export const COMPILE_AFTER_MS = 50;
+
 export interface Compiled {
   version: number;
   scrubber: Scrubber;
@@ -30,9 +33,31 @@ export class Scrubbers {
     private readonly unreadable: (namespace: string, held: HeldKey, records: StoredRecord[]) => Promise<void> = async () => undefined,
   ) {}
 
+  /** Per namespace, the compile `soon` has scheduled. */
+  private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
+
   /** Ends the compile worker (the document is going). */
   close() {
+    for (const timer of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
     this.compiler.close();
+  }
+
+  /**
+   * The values changed: compile once they have been still for COMPILE_AFTER_MS, so a burst of
+   * writes costs one compile. An op that scrubs meanwhile compiles at once (`refresh`).
+   */
+  soon(namespace: string) {
+    clearTimeout(this.pending.get(namespace));
+    // The key as it is now: a lock in the meantime must not leave the new values unscrubbed.
+    const held = this.key();
+    this.pending.set(
+      namespace,
+      setTimeout(() => {
+        this.pending.delete(namespace);
+        void this.refresh(namespace, held);
+      }, COMPILE_AFTER_MS),
+    );
   }
 
   /** The newest scrubber compiled for the namespace, whatever its version. */
@@ -45,18 +70,18 @@ export class Scrubbers {
    * compile, and answers the newest scrubber there is. Calls queue per namespace; a call whose
    * turn comes when the scrubber is already current costs one read.
    */
-  refresh(namespace: string): Promise<Compiled | undefined> {
-    const turn = (this.queue.get(namespace) ?? Promise.resolve()).then(() => this.compileIfStale(namespace));
+  refresh(namespace: string, keyAtWrite: HeldKey | null = null): Promise<Compiled | undefined> {
+    const turn = (this.queue.get(namespace) ?? Promise.resolve()).then(() => this.compileIfStale(namespace, keyAtWrite));
     const settled = turn.catch(() => undefined);
     this.queue.set(namespace, settled);
     void settled.then(() => this.queue.get(namespace) === settled && this.queue.delete(namespace));
     return turn;
   }
 
-  private async compileIfStale(namespace: string): Promise<Compiled | undefined> {
+  private async compileIfStale(namespace: string, keyAtWrite: HeldKey | null): Promise<Compiled | undefined> {
     const { version: scrubVersion, records } = await this.source(namespace);
     const current = this.compiled.get(namespace);
-    const held = this.key();
+    const held = this.key() ?? keyAtWrite;
     if (!held || current?.version === scrubVersion) return current;
     // An unreadable record is skipped, marked and audited; the rest of the namespace is scrubbed.
     const { values, unreadable } = await this.values(namespace, held.key, records);

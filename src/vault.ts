@@ -190,7 +190,7 @@ export class Vault {
 
   private async notify(namespace: string | null, changes: Change[]) {
     // Compiling needn't hold up the events: while unlocked, `ready` is true anyway.
-    if (namespace && changes.includes('values') && this.states.has(namespace)) void this.scrubbers.refresh(namespace);
+    if (namespace && changes.includes('values') && this.states.has(namespace)) this.scrubbers.soon(namespace);
     if (changes.includes('status')) this.watchExpiry();
     for (const listener of this.listeners) await listener(namespace, changes);
   }
@@ -242,7 +242,7 @@ export class Vault {
     const state = await this.state(namespace);
     const { secrets, exits } = this.overview(state);
     // Agent-chosen strings, scrubbed; before the first unlock there is no scrubber, and none are shown.
-    const shown = this.registeredScrub(namespace);
+    const shown = await this.registeredScrub(namespace);
     const registered = shown ? scrubbedRegistered(state.meta.registered ?? emptyRegistered(), shown) : emptyRegistered();
     return { secrets, refused: state.effect.refused, audit: state.audit, auditMore: state.auditMore, exits, registered };
   }
@@ -460,6 +460,8 @@ export class Vault {
    * new is audited (`endpoints`, `added`) in the same transaction, its agent strings scrubbed.
    */
   async registerEndpoints(namespace: string, wanted: Registered) {
+    // The audit entry keeps the agent's strings: scrubbed with every value stored, this instant's too.
+    await this.fresh(namespace);
     const { scrubber } = await this.scrubber(namespace);
     const delta = await this.namespaces.register(namespace, wanted, (text) => scrubber.redact(text).text, this.now());
     await this.commit(delta, ['audit']);
@@ -471,15 +473,19 @@ export class Vault {
    * what went (`endpoints`, `removed`) and pushes `changed`, so the policy in effect is read anew.
    */
   async unregister(namespace: string, gone: { model: string[]; mcp: string[] }): Promise<{ registered: Registered }> {
-    const shown = this.registeredScrub(namespace);
+    await this.fresh(namespace);
+    const shown = await this.registeredScrub(namespace);
     const { registered, delta } = await this.namespaces.unregister(namespace, gone, shown, this.now());
     await this.commit(delta, ['audit']);
     return { registered: shown ? scrubbedRegistered(registered, shown) : emptyRegistered() };
   }
 
-  /** The compiled scrubber as a string function, or null before the first unlock (nothing is shown then). */
-  private registeredScrub(namespace: string): ((text: string) => string) | null {
-    const compiled = this.scrubbers.get(namespace);
+  /**
+   * The newest scrubber (compiled first when the values changed) as a string function, or null
+   * before the first unlock (nothing is shown then).
+   */
+  private async registeredScrub(namespace: string): Promise<((text: string) => string) | null> {
+    const compiled = await this.newestScrubber(namespace);
     return compiled ? (text) => compiled.scrubber.redact(text).text : null;
   }
 

@@ -73,6 +73,7 @@ describe('registered endpoints', () => {
     const { placeholder } = await page.request('put', { name: 'HIDDEN', value });
     const url = `https://${value}.example.com/mcp`;
     expect((await agent.request('endpoints', { mcp: [{ server: value, url, names: [value] }] })).ok).to.equal(true);
+    await page.until((e) => e.op === 'changed' && e.audit[0]?.type === 'endpoints');
     const { list } = await page.request('list');
     const shown = { server: placeholder, url: `https://${placeholder}.example.com/mcp`, names: [placeholder] };
     expect(list.registered.mcp).to.deep.equal([shown]);
