@@ -137,7 +137,9 @@ describe('the agent ops', () => {
 
   it('a value rotated while a stream is open makes its next push EAGAIN, and the stream is gone', async () => {
     const page = await welcomed();
-    const agent = await welcomed({ role: 'agent' });
+    // One frame for both ports, as bios has it: a push reads no IndexedDB, so in another
+    // document it would follow the rotation once that document's notice came (README, Scrub state).
+    const agent = await welcomed({ role: 'agent', frame: page.frame! });
     await page.request('put', { name: 'ROTATED', value: canary() });
     await agent.request('redactStream', { stream: 'old' });
     await page.request('put', { name: 'ROTATED', value: canary() });
@@ -146,6 +148,23 @@ describe('the agent ops', () => {
     expect((await agent.request('end', { stream: 'old' })).error.code).to.equal('ENOENT');
     const again = await agent.request('redactStream', { stream: 'old' });
     expect(again.version).to.equal(2);
+  });
+
+  it("in another document, a stream's push follows a rotation once that document's notice came, and is then EAGAIN", async () => {
+    const page = await welcomed();
+    const agent = await welcomed({ role: 'agent' });
+    await page.request('put', { name: 'ROTATED', value: canary() });
+    await agent.request('redactStream', { stream: 's' });
+    await page.request('put', { name: 'ROTATED', value: canary() });
+    let code: string | undefined;
+    await waitUntil(
+      async () => (code = (await agent.request('push', { stream: 's', chunk: enc.encode('x') })).error?.code) !== undefined,
+      'the push sees the rotation',
+      {
+        timeout: 5000,
+      },
+    );
+    expect(code).to.equal('EAGAIN');
   });
 
   it('opens at most 64 streams per port: the 65th is EAGAIN until one is dropped', async () => {

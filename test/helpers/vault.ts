@@ -128,6 +128,8 @@ export interface ConnectOptions {
   path?: string;
   /** The vault's origin (default `origins.vault`). */
   vault?: string;
+  /** Say hello to this vault frame (as bios hands its page and agent ports out of one frame). */
+  frame?: HTMLIFrameElement;
 }
 
 /** Embeds the vault and says hello; resolves once the frame answered (or after `ms` without). */
@@ -142,8 +144,8 @@ export async function connect(options: ConnectOptions = {}): Promise<VaultClient
     });
     return new VaultClient(port, page);
   }
-  const frame = addFrame(`${vault}${path}`);
-  await loaded(frame);
+  const frame = options.frame ?? addFrame(`${vault}${path}`);
+  if (!options.frame) await loaded(frame);
   const channel = new MessageChannel();
   frame.contentWindow!.postMessage({ type: 'slicc-vault', v, op: 'hello', role }, vault, [channel.port2]);
   return new VaultClient(channel.port1, frame);
