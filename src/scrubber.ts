@@ -99,9 +99,12 @@ const DECODING_PREFIX = 16;
 const spanOf = (kind: number, len: number, raw: number) =>
   kind === EXACT ? len : kind === B64 ? 3 * len - 2 : kind === HEX ? 2 * raw : kind === URL ? 3 * raw : MAX_FORM_GROWTH * raw;
 
+const B64_STD = enc.encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/');
+const B64_URL = enc.encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_');
+const EQ = 61; // '='
 /** Bytes that may appear inside a base64 or base64url run. */
 const IS_B64 = new Uint8Array(256);
-for (const c of enc.encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_')) IS_B64[c] = 1;
+for (const c of [...B64_STD, ...B64_URL]) IS_B64[c] = 1;
 /** Hex digit values, 255 for anything else. */
 const HEXVAL = new Uint8Array(256).fill(255);
 for (let i = 0; i < 16; i++) {
@@ -122,15 +125,19 @@ for (const [c, b] of [
 ] as const)
   JSON_ESCAPE[c.charCodeAt(0)] = b;
 
-/** `a` zero bytes as a latin1 string, for base64 of a value at alignment `a`. */
-const ZEROS = ['', '\0', '\0\0'];
-const toBase64url = (b64: string) => b64.replaceAll('+', '-').replaceAll('/', '_');
-
-/** Bytes as the string of the same char codes (U+0000 to U+00FF): what `btoa` reads, and a Map key. */
-function latin1(b: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < b.length; i += 8192) s += String.fromCharCode.apply(null, b.subarray(i, i + 8192) as unknown as number[]);
-  return s;
+/** Base64 of `a` zero bytes followed by `raw`, with padding. */
+function base64(raw: Uint8Array, a: number, chars: Uint8Array): Uint8Array {
+  const n = raw.length + a;
+  const out = new Uint8Array(Math.ceil(n / 3) * 4);
+  const at = (i: number) => (i < a || i >= n ? 0 : raw[i - a]);
+  for (let i = 0, w = 0; i < n; i += 3, w += 4) {
+    const v = (at(i) << 16) | (at(i + 1) << 8) | at(i + 2);
+    out[w] = chars[v >> 18];
+    out[w + 1] = chars[(v >> 12) & 63];
+    out[w + 2] = i + 1 < n ? chars[(v >> 6) & 63] : EQ;
+    out[w + 3] = i + 2 < n ? chars[v & 63] : EQ;
+  }
+  return out;
 }
 
 const LOWER_HEX = enc.encode('0123456789abcdef');
@@ -248,25 +255,22 @@ function jsonForm(raw: Uint8Array, slash: boolean, escapes: number): Uint8Array 
  * Every spelling of every encoded form of a value (a decoding form's first DECODING_PREFIX bytes);
  * duplicates and base64 equal to raw are dropped later.
  */
-function encodedForms(raw: Uint8Array, latin: string): [form: string, kind: number, bytes: string][] {
-  const out: [string, number, string][] = [];
+function encodedForms(raw: Uint8Array): [form: string, kind: number, bytes: Uint8Array][] {
+  const out: [string, number, Uint8Array][] = [];
   const n = raw.length;
   for (let a = 0; a < 3; a++) {
     // The value's bytes after `a` unknown bytes: keep only the characters made of value bits alone.
-    const std = btoa(ZEROS[a] + latin);
+    const std = base64(raw, a, B64_STD);
+    const url = base64(raw, a, B64_URL);
     const from = Math.ceil((8 * a) / 6);
     const to = Math.floor((8 * (a + n)) / 6);
-    const middle = std.slice(from, to);
-    out.push(['base64', B64, middle], ['base64url', B64, toBase64url(middle)]);
+    out.push(['base64', B64, std.subarray(from, to)], ['base64url', B64, url.subarray(from, to)]);
     // The value ending padded data: its last partial character (zero bits after it), then '='.
-    if ((a + n) % 3) {
-      const end = std.slice(from);
-      out.push(['base64', B64, end], ['base64url', B64, toBase64url(end)]);
-    }
+    if ((a + n) % 3) out.push(['base64', B64, std.subarray(from)], ['base64url', B64, url.subarray(from)]);
   }
   // Lower case only: verification reads hex digits in any case.
-  out.push(['hex', HEX, latin1(hexForm(raw))]);
-  for (const [keep, plus] of URL_ENCODERS) out.push(['url', URL, latin1(urlForm(raw, keep, plus))]);
+  out.push(['hex', HEX, hexForm(raw)]);
+  for (const [keep, plus] of URL_ENCODERS) out.push(['url', URL, urlForm(raw, keep, plus)]);
   // Only the spellings that differ: a writer's escapes matter only where the value has such characters.
   let has = 0;
   let slash = false;
@@ -278,11 +282,23 @@ function encodedForms(raw: Uint8Array, latin: string): [form: string, kind: numb
   }
   for (let e = 0; e <= (ESC_GO | ESC_NON_ASCII); e++) {
     if ((e & has) !== e) continue;
-    out.push(['json', JSON_, latin1(jsonForm(raw, false, e))]);
-    if (slash) out.push(['json', JSON_, latin1(jsonForm(raw, true, e))]);
+    out.push(['json', JSON_, jsonForm(raw, false, e)]);
+    if (slash) out.push(['json', JSON_, jsonForm(raw, true, e)]);
   }
-  out.push(['json', JSON_, latin1(jsonForm(raw, false, ESC_ALL))]);
+  out.push(['json', JSON_, jsonForm(raw, false, ESC_ALL)]);
   return out;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function fnv(b: Uint8Array, seed: number): number {
+  let h = 0x811c9dc5 ^ seed;
+  for (let i = 0; i < b.length; i++) h = Math.imul(h ^ b[i], 0x01000193);
+  return h & 0x3fffffff; // a small integer, cheap as a Map key
 }
 
 // ── Tables ─────────────────────────────────────────────────────────────────────────────
@@ -342,25 +358,89 @@ const mixKey = (a: number, b: number, c: number) => {
 const isLong = (d: Uint8Array, o: number, len: number) => len >= 12 && gramAt(d, o) === U00;
 const keyOfPattern = (d: Uint8Array, o: number, len: number) => mixKey(gramAt(d, o), gramAt(d, o + 4), isLong(d, o, len) ? gramAt(d, o + 8) : 0);
 
-function build(values: readonly ScrubValue[]): Tables {
-  // Distinct byte strings: a value's raw bytes, or a form as a latin1 string (its bytes as char codes).
-  const store: (Uint8Array | string)[] = [];
-  const storeLen: number[] = [];
-  const ids = new Map<string, number>(); // latin1 → index in store
-  const keep = (key: string, bytes: Uint8Array | string): number => {
-    let id = ids.get(key);
-    if (id === undefined) {
-      ids.set(key, (id = store.push(bytes) - 1));
-      storeLen.push(key.length);
+/** The filter's tables as `build` fills them. */
+interface Filling {
+  pat: Uint8Array;
+  step: number;
+  b64Bits: Int32Array;
+  bloom: Int32Array;
+  bloomShift: number;
+  gram: Uint16Array;
+  gram2: Uint16Array;
+  gramShift: number;
+  breaks: Int32Array;
+  breakShift: number;
+  keys: Int32Array;
+  keyFrom: Int32Array;
+  keyTo: Int32Array;
+  keyMask: number;
+}
+
+/**
+ * A pattern's grams into the filter: those at 0..step-1 into the bloom and the offset tables; a
+ * base64 pattern's at 1..step+2 also into `breaks` (the 4 characters after a break at k where they
+ * fit, else the 4 before it). Small, so it is compiled early even in the first compile.
+ */
+function addGrams(t: Filling, o: number, len: number, b64: boolean): void {
+  const { pat, step, bloomShift, gramShift, breakShift, bloom, gram, gram2, breaks } = t;
+  const fit = b64 ? Math.min(step + 2, len - 4) : step - 1;
+  let w = (pat[o] << 8) | (pat[o + 1] << 16) | (pat[o + 2] << 24);
+  for (let g = 0; g <= fit; g++) {
+    w = (w >>> 8) | (pat[o + g + 3] << 24);
+    const v = w | FOLD;
+    if (g < step) {
+      const b = Math.imul(v, GOLDEN3) >>> bloomShift;
+      bloom[b >>> 5] |= 1 << (b & 31);
+      const bits = b64 ? t.b64Bits[g] : 1 << g;
+      gram[Math.imul(v, GOLDEN) >>> gramShift] |= bits;
+      gram2[Math.imul(v, GOLDEN2) >>> gramShift] |= bits;
     }
-    return id;
+    if (b64 && g > 0) {
+      const b = Math.imul(v, GOLDEN3) >>> breakShift;
+      const c = Math.imul(v, GOLDEN4) >>> breakShift;
+      breaks[b >>> 5] |= 1 << (b & 31);
+      breaks[c >>> 5] |= 1 << (c & 31);
+    }
+  }
+  if (!b64) return;
+  for (let k = fit + 1; k < step + 3; k++) {
+    const v = gramAt(pat, o + k - 4);
+    const b = Math.imul(v, GOLDEN) >>> breakShift;
+    const c = Math.imul(v, GOLDEN5) >>> breakShift;
+    breaks[b >>> 5] |= 1 << (b & 31);
+    breaks[c >>> 5] |= 1 << (c & 31);
+  }
+}
+
+/** Counts a pattern under key k in the open-addressed key table; returns its slot. */
+function addKey(t: Filling, k: number): number {
+  const { keys, keyFrom, keyTo, keyMask } = t;
+  let h = k & keyMask;
+  while (keyFrom[h] !== -1 && keys[h] !== k) h = (h + 1) & keyMask;
+  keys[h] = k;
+  keyFrom[h] = 0;
+  keyTo[h]++;
+  return h;
+}
+
+function build(values: readonly ScrubValue[]): Tables {
+  const store: Uint8Array[] = []; // distinct byte strings
+  const firstOfHash = new Map<number, number>(); // FNV hash → newest string, chained by `sameHash`
+  const sameHash: number[] = [];
+  const keep = (bytes: Uint8Array): number => {
+    const h = fnv(bytes, 0);
+    const first = firstOfHash.get(h) ?? -1;
+    for (let i = first; i >= 0; i = sameHash[i]) if (sameBytes(store[i], bytes)) return i;
+    sameHash.push(first);
+    firstOfHash.set(h, store.length);
+    return store.push(bytes) - 1;
   };
   const pBytes: number[] = [];
   const pKind: number[] = [];
   const pRaw: number[] = [];
   const pSlot: number[] = [];
   const pPartial: number[] = [];
-  const seen = new Set<string>(); // kind, store index and (decoding forms) the value's store index
+  const seen = new Set<number>(); // kind × 2^26 + store index
   const slots: { name: string; form: string }[] = [];
   const rep: Uint8Array[] = [];
   // Per name: its slot per form (the first value of a name decides its replacements).
@@ -372,11 +452,10 @@ function build(values: readonly ScrubValue[]): Tables {
     if (raw.length > MAX_VALUE_BYTES) throw new RangeError(`scrubber: value #${i} (${v.name}) is longer than 1 MiB`);
     return raw;
   });
-  const latins = raws.map(latin1);
-  const rawIds = raws.map((raw, i) => keep(latins[i], raw));
+  const rawIds = raws.map(keep);
   const add = (bytes: number, kind: number, v: number, form: string) => {
     // A decoding pattern is its kind, its value and its first bytes (what the filter and the key read).
-    const id = kind >= HEX ? `${kind} ${bytes} ${rawIds[v]}` : `${kind} ${bytes}`;
+    const id = ((kind >= HEX ? rawIds[v] : 0) * 2 ** 24 + bytes) * 8 + kind;
     if (seen.has(id)) return;
     seen.add(id);
     const name = values[v].name;
@@ -400,22 +479,20 @@ function build(values: readonly ScrubValue[]): Tables {
   // Raw forms first, so a value that is also another's encoded form comes back as its placeholder.
   values.forEach((_, i) => add(rawIds[i], EXACT, i, 'raw'));
   values.forEach((_, i) => {
-    for (const [form, kind, bytes] of encodedForms(raws[i], latins[i])) {
+    for (const [form, kind, bytes] of encodedForms(raws[i])) {
       // A decoding form equal to the raw bytes stays: it catches the value with later characters escaped.
-      if (kind === B64 && bytes === latins[i]) continue;
-      add(keep(bytes, bytes), kind, i, form);
+      if (kind === B64 && sameBytes(bytes, raws[i])) continue;
+      add(keep(bytes), kind, i, form);
     }
   });
 
   let total = 0;
-  for (const length of storeLen) total += length;
+  for (const b of store) total += b.length;
   const pat = new Uint8Array(total);
   const storeOff = new Int32Array(store.length);
-  for (let i = 0, at = 0; i < store.length; at += storeLen[i], i++) {
+  for (let i = 0, at = 0; i < store.length; at += store[i].length, i++) {
     storeOff[i] = at;
-    const b = store[i];
-    if (typeof b !== 'string') pat.set(b, at);
-    else for (let j = 0; j < b.length; j++) pat[at + j] = b.charCodeAt(j);
+    pat.set(store[i], at);
   }
   const count = pBytes.length;
   const off = new Int32Array(count);
@@ -429,9 +506,9 @@ function build(values: readonly ScrubValue[]): Tables {
   let horizon = 0;
   for (let i = 0; i < count; i++) {
     off[i] = storeOff[pBytes[i]];
-    len[i] = storeLen[pBytes[i]];
+    len[i] = store[pBytes[i]].length;
     raw[i] = storeOff[pRaw[i]];
-    rawLen[i] = storeLen[pRaw[i]];
+    rawLen[i] = store[pRaw[i]].length;
     minLen = Math.min(minLen, len[i]);
     horizon = Math.max(horizon, spanOf(kind[i], len[i], rawLen[i]));
   }
@@ -458,36 +535,22 @@ function build(values: readonly ScrubValue[]): Tables {
   const keyTo = new Int32Array(1 << keyBits);
   const keyMask = (1 << keyBits) - 1;
   const keyOf = new Int32Array(count);
+  // The offset bits of a base64 pattern's gram at g: g, and 8 + o for each o above g (line
+  // breaks of o - g bytes before it, after at least its first character).
+  const b64Bits = new Int32Array(step);
+  for (let g = 0; g < step; g++) {
+    b64Bits[g] = 1 << g;
+    if (g > 0) for (let o = g + 1; o < step; o++) b64Bits[g] |= 1 << (8 + o);
+  }
+  const inFilter = new Set<number>(); // offset in `pat` × 2 + base64: the same bytes give the same entries
+  const t = { pat, step, b64Bits, bloom, bloomShift, gram, gram2, gramShift, breaks, breakShift, keys, keyFrom, keyTo, keyMask };
   for (let i = 0; i < count; i++) {
-    const o = off[i];
-    for (let g = 0; g < step; g++) {
-      const v = gramAt(pat, o + g);
-      const b = Math.imul(v, GOLDEN3) >>> bloomShift;
-      bloom[b >>> 5] |= 1 << (b & 31);
-      // Bit 8 + o: a base64 pattern may have them at offset g after line breaks of o - g bytes
-      // before them (after at least its first character).
-      let mask = 1 << g;
-      if (kind[i] === B64 && g > 0) for (let o = g + 1; o < step; o++) mask |= 1 << (8 + o);
-      gram[Math.imul(v, GOLDEN) >>> gramShift] |= mask;
-      gram2[Math.imul(v, GOLDEN2) >>> gramShift] |= mask;
+    const entry = 2 * off[i] + (kind[i] === B64 ? 1 : 0);
+    if (!inFilter.has(entry)) {
+      inFilter.add(entry);
+      addGrams(t, off[i], len[i], kind[i] === B64);
     }
-    if (kind[i] === B64) {
-      for (let k = 1; k < step + 3; k++) {
-        const after = k <= len[i] - 4;
-        const v = gramAt(pat, after ? o + k : o + k - 4);
-        const b = Math.imul(v, after ? GOLDEN3 : GOLDEN) >>> breakShift;
-        const c = Math.imul(v, after ? GOLDEN4 : GOLDEN5) >>> breakShift;
-        breaks[b >>> 5] |= 1 << (b & 31);
-        breaks[c >>> 5] |= 1 << (c & 31);
-      }
-    }
-    const k = keyOfPattern(pat, o, len[i]);
-    let h = k & keyMask;
-    while (keyFrom[h] !== -1 && keys[h] !== k) h = (h + 1) & keyMask;
-    keys[h] = k;
-    keyFrom[h] = 0;
-    keyTo[h]++;
-    keyOf[i] = h;
+    keyOf[i] = addKey(t, keyOfPattern(pat, off[i], len[i]));
   }
   // Group the patterns by key (counting sort), each group in pattern order (raw forms first).
   let at = 0;
