@@ -33,10 +33,15 @@ interface Glob {
   /** …and OPT's, which also holds the one three further (`/**\/` read as a single `/`). */
   jump: Int32Array;
   /**
-   * A part's states as they are met (anchored and not), each with its next state per ASCII
-   * character, -1 until first needed: a bounded lazy DFA, so a state seen again costs one lookup.
+   * A part's lazy DFA, anchored and not: the states met so far by number, and per state its
+   * next state's number for each ASCII character (-1 until first needed).
    */
-  dfa?: [Map<number, Int32Array>, Map<number, Int32Array>];
+  dfa?: [Dfa, Dfa];
+}
+interface Dfa {
+  ids: Map<number, number>;
+  states: number[];
+  rows: Int32Array[];
 }
 
 /** States a part's lazy DFA keeps; past that, the automaton is stepped without it. */
@@ -128,8 +133,8 @@ interface Part {
   glob: Glob;
   /** Starts with the `/` of a `/**\/`: may share the previous part's last `/`. */
   shared: boolean;
-  /** KMP failure table of a long literal, built on first use. */
-  table?: Int32Array;
+  /** The literal prepared for searching, on first use. */
+  prepared?: Literal;
 }
 interface Prepared {
   whole: Glob;
@@ -200,22 +205,24 @@ export function globMatchesWhole(glob: string, path: string): boolean {
  */
 export const textAt = (text: string, piece: string, from: number) => text.slice(from, from + piece.length) === piece;
 
-/** Literals this short are searched with `indexOf`: linear even where the engine searches naively (32 × path). */
-const SHORT_LITERAL = 32;
-
 /** Where the first match of the part starting at `from` (or anywhere after, unless anchored) ends; -1 if none. */
 function firstEnd(part: Part, path: string, from: number, anchored: boolean): number {
   const { literal } = part;
   if (literal === null) return scan(part.glob, path, from, anchored, false);
   if (anchored) return textAt(path, literal, from) ? from + literal.length : -1;
-  let found: number;
-  if (literal.length <= SHORT_LITERAL) found = path.indexOf(literal, from);
-  else {
-    part.table ??= failure(literal);
-    found = kmp(path, literal, part.table, from, path.length);
+  part.prepared ??= prepareLiteral(literal);
+  const index = indexOf(path);
+  // A literal of at most 31 characters is one DFA lookup a character; a longer one KMP.
+  if (part.glob.words === 1) {
+    const rare = findRare(part.prepared, index, from, path.length);
+    return rare !== SCAN ? rare : scan(part.glob, path, from, false, false);
   }
-  return found < 0 ? -1 : found + literal.length;
+  return findLiteral(part.prepared, index, from, path.length);
 }
+
+/** The last path read: every glob of a decision is run over the same path. */
+let lastIndex: TextIndex | null = null;
+const indexOf = (path: string) => (lastIndex?.text === path ? lastIndex : (lastIndex = new TextIndex(path)));
 
 /**
  * Runs a part's automaton from `from`: anchored there, or (unanchored) starting afresh at every
@@ -237,31 +244,50 @@ function scan(g: Glob, path: string, from: number, anchored: boolean, toEnd: boo
     const next = (c === SLASH ? 0 : state & loop) | ((state & a) << 1);
     return next | ((next & empty) << 1) | fresh;
   };
-  // States are non-negative (the accept bit is below bit 31), so -1 marks a step not yet taken.
-  const dfa = g.n < 31 ? (g.dfa ??= [new Map(), new Map()])[anchored ? 0 : 1] : null;
-  const rowOf = (state: number) => {
-    let row = dfa?.get(state) ?? null;
-    if (!row && dfa && dfa.size < DFA_STATES) dfa.set(state, (row = new Int32Array(128).fill(-1)));
-    return row;
+  const dfa = (g.dfa ??= [dfaOf(), dfaOf()])[anchored ? 0 : 1];
+  /** The state's number, or -1 once the DFA is full (then the automaton is stepped without it). */
+  const idOf = (state: number) => {
+    let id = dfa.ids.get(state);
+    if (id === undefined) {
+      if (dfa.states.length >= DFA_STATES) return -1;
+      id = dfa.states.length;
+      dfa.ids.set(state, id);
+      dfa.states.push(state);
+      dfa.rows.push(new Int32Array(128).fill(-1));
+    }
+    return id;
   };
   let state = start;
-  let row = rowOf(state);
+  let id = idOf(state);
   for (let i = from; i < path.length; i++) {
     if (!toEnd && (state & accept) !== 0) return i;
     const c = path.charCodeAt(i);
-    let after: number;
-    if (row && c < 128) {
-      after = row[c];
-      if (after < 0) after = row[c] = step(state, c);
-    } else after = step(state, c);
-    if (after === 0) return -1;
-    if (after !== state) {
-      state = after;
-      row = rowOf(state);
+    if (id >= 0 && c < 128) {
+      const row = dfa.rows[id];
+      let next = row[c];
+      if (next < 0) {
+        const after = step(state, c);
+        next = idOf(after);
+        if (next < 0) {
+          id = -1;
+          state = after;
+          if (state === 0) return -1;
+          continue;
+        }
+        row[c] = next;
+      }
+      id = next;
+      state = dfa.states[id];
+    } else {
+      state = step(state, c);
+      // Outside ASCII the DFA has no row; back on it once the state is numbered (not when full).
+      id = c >= 128 ? idOf(state) : -1;
     }
+    if (state === 0) return -1;
   }
   return (state & accept) !== 0 ? path.length : -1;
 }
+const dfaOf = (): Dfa => ({ ids: new Map(), states: [], rows: [] });
 
 function scanN(g: Glob, path: string, from: number, anchored: boolean, toEnd: boolean): number {
   const { n, words, ascii, wide, other, loop, empty, jump } = g;
@@ -372,23 +398,22 @@ function kmp(text: string, piece: string, f: Int32Array, from: number, end: numb
 }
 
 /** A `*` pattern prepared once: its literal pieces, each as character codes with its KMP failure table. */
-export interface Pieces {
-  texts: string[];
-  codes: Uint16Array[];
-  tables: Int32Array[];
-  /** Per piece, its distinct characters and where each first stands in it. */
-  chars: { code: number; at: number }[][];
+/** A literal prepared once for searching: its codes, KMP failure table, and distinct characters with where each first stands. */
+export interface Literal {
+  text: string;
+  codes: Uint16Array;
+  table: Int32Array;
+  chars: { code: number; at: number }[];
 }
-export function preparePieces(pattern: string): Pieces {
-  const texts = pattern.split('*');
-  const codes = texts.map((t) => Uint16Array.from(t, (c) => c.charCodeAt(0)));
-  const chars = codes.map((piece) => {
-    const seen = new Map<number, number>();
-    piece.forEach((code, at) => seen.has(code) || seen.set(code, at));
-    return [...seen].map(([code, at]) => ({ code, at }));
-  });
-  return { texts, codes, tables: texts.map(failure), chars };
+export function prepareLiteral(text: string): Literal {
+  const codes = Uint16Array.from(text, (c) => c.charCodeAt(0));
+  const seen = new Map<number, number>();
+  codes.forEach((code, at) => seen.has(code) || seen.set(code, at));
+  return { text, codes, table: failure(text), chars: [...seen].map(([code, at]) => ({ code, at })) };
 }
+/** A `*` pattern prepared once: its literal pieces. */
+export type Pieces = Literal[];
+export const preparePieces = (pattern: string): Pieces => pattern.split('*').map(prepareLiteral);
 
 /** A text read once for every prepared pattern: its character codes and how often each occurs. */
 export class TextIndex {
@@ -410,33 +435,41 @@ export class TextIndex {
 }
 
 /**
- * Where piece `i` of a prepared pattern first occurs whole in `text[at, end)` (its end), or -1.
- * When the piece holds a character the text has few of, only the places of that character are
- * tried (found by `indexOf` of one character, each checked by one comparison), which costs at most
- * about `end - at`; otherwise KMP over the codes. Either way linear, whatever the text.
+ * Where a literal first occurs whole in `text[at, end)` (its end), or -1, when that is cheap to
+ * find: it holds a character the text has few of, so only that character's places are tried
+ * (found by `indexOf` of one character, each checked by one comparison), at most about
+ * `end - at` in all. Otherwise SCAN: the caller searches the whole way.
  */
-function findPiece(p: Pieces, i: number, t: TextIndex, at: number, end: number): number {
-  const piece = p.codes[i];
-  const m = piece.length;
-  let rare = p.chars[i][0];
+const SCAN = -2;
+function findRare(lit: Literal, t: TextIndex, at: number, end: number): number {
+  const m = lit.codes.length;
+  if (m === 0) return at;
+  let rare = lit.chars[0];
   let fewest = t.count(rare.code);
-  for (const c of p.chars[i]) {
+  for (const c of lit.chars) {
     const n = t.count(c.code);
     if (n < fewest) {
       fewest = n;
       rare = c;
     }
   }
-  if (fewest * (m + 16) <= end - at) {
-    const { text } = t;
-    const ch = String.fromCharCode(rare.code);
-    for (let q = text.indexOf(ch, at + rare.at); q >= 0 && q - rare.at + m <= end; q = text.indexOf(ch, q + 1)) {
-      if (textAt(text, p.texts[i], q - rare.at)) return q - rare.at + m;
-    }
-    return -1;
+  if (fewest * (m + 16) > end - at) return SCAN;
+  const { text } = t;
+  const ch = String.fromCharCode(rare.code);
+  for (let q = text.indexOf(ch, at + rare.at); q >= 0 && q - rare.at + m <= end; q = text.indexOf(ch, q + 1)) {
+    if (textAt(text, lit.text, q - rare.at)) return q - rare.at + m;
   }
+  return -1;
+}
+
+/** `findRare`, else KMP over the codes: linear whatever the text. */
+function findLiteral(lit: Literal, t: TextIndex, at: number, end: number): number {
+  const rare = findRare(lit, t, at, end);
+  if (rare !== SCAN) return rare;
+  const piece = lit.codes;
+  const m = piece.length;
   const codes = t.codes;
-  const f = p.tables[i];
+  const f = lit.table;
   for (let j = at, k = 0; j < end; j++) {
     const c = codes[j];
     while (k > 0 && c !== piece[k]) k = f[k - 1];
@@ -449,18 +482,17 @@ function findPiece(p: Pieces, i: number, t: TextIndex, at: number, end: number):
 /**
  * `text[from, to)` against a prepared `*` pattern, the way `wildcardMatches` reads it: the first
  * piece anchored at the start, the last at the end, each between at its leftmost place
- * (`findPiece`; `index` reads the text once for every pattern).
+ * (`findLiteral`; `index` reads the text once for every pattern).
  */
 export function piecesMatch(p: Pieces, text: string, index: () => TextIndex, from: number, to: number): boolean {
-  const { texts } = p;
-  const first = texts[0];
-  const last = texts[texts.length - 1];
+  const first = p[0].text;
+  const last = p[p.length - 1].text;
   if (to - from < first.length + last.length || !textAt(text, first, from) || !textAt(text, last, to - last.length)) return false;
   let at = from + first.length;
   const end = to - last.length;
-  for (let i = 1; i < texts.length - 1; i++) {
-    if (texts[i].length === 0) continue;
-    at = findPiece(p, i, index(), at, end);
+  for (let i = 1; i < p.length - 1; i++) {
+    if (p[i].text.length === 0) continue;
+    at = findLiteral(p[i], index(), at, end);
     if (at < 0) return false;
   }
   return true;
