@@ -8,7 +8,7 @@ import type { ExitName, RawTraits, RecordKind, RequestHead, Rule } from './contr
 import { ENDPOINT_REASON, type Endpoint, matchesEndpoint, normalizeHost } from './endpoints.ts';
 import { PLACEHOLDER_ANY_CASE as ANY_PLACEHOLDER, PLACEHOLDERS } from './validate.ts';
 import { MAX_HEADERS, MAX_HEAD_BYTES, MAX_URL_BYTES, utf8Length } from './limits.ts';
-import { globMatches } from './match.ts';
+import { globMatches, PathReader } from './match.ts';
 import { hasMalformedEscape, isAmbiguousPath, percentDecode } from './urls.ts';
 
 export interface InjectRecord {
@@ -74,12 +74,13 @@ export function isKernelMcpUrl(url: string | URL): boolean {
 /** Rule path globs (`src/match.ts`): `*` within a segment, `**` across, `?` one character but `/`. */
 export { globMatches };
 
-export function ruleAllows(rule: Rule, domain: string, header: string, method: string, path: string): boolean {
+/** `reader` shares the path's reading among the rules of one decision. */
+export function ruleAllows(rule: Rule, domain: string, header: string, method: string, path: string, reader = new PathReader(path)): boolean {
   return (
     rule.domain === domain &&
     rule.header === header &&
     (rule.methods.length === 0 || rule.methods.includes(method)) &&
-    (rule.paths.length === 0 || rule.paths.some((glob) => globMatches(glob, path)))
+    (rule.paths.length === 0 || rule.paths.some((glob) => globMatches(glob, path, reader)))
   );
 }
 
@@ -195,9 +196,10 @@ export function decideForward(input: ForwardInput): ForwardDecision {
   }
   if (input.locked) return refuse('vault is locked');
   const ruleOf = new Map<Hit, PolicyRule>();
+  const reader = new PathReader(path);
   for (const hit of hits) {
     const name = hit.record.name;
-    const rule = input.rules.find((x) => x.secret === name && ruleAllows(x, domain, hit.header.name, method, path));
+    const rule = input.rules.find((x) => x.secret === name && ruleAllows(x, domain, hit.header.name, method, path, reader));
     if (!rule) return refuse(`no rule lets ${name} go in ${clean(hit.header.name)} to ${clean(method)} ${domain}${clean(path)}`);
     ruleOf.set(hit, rule);
   }

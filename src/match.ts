@@ -128,6 +128,9 @@ function close(state: Int32Array, empty: Int32Array, jump: Int32Array, words: nu
  * the part before (the `/**\/` read as a single `/`).
  */
 interface Part {
+  /** The part as written in the glob, and its key when searched anchored. */
+  text: string;
+  anchoredKey: string;
   /** The part's text when it holds no wildcard (searched as a string), else its automaton. */
   literal: string | null;
   glob: Glob;
@@ -148,7 +151,7 @@ function splitGlob(glob: string): Part[] | null {
   let shared = false;
   const end = () => {
     const literal = /[*?]/.test(text) ? null : text;
-    parts.push({ literal, glob: compileGlob(text), shared });
+    parts.push({ text, anchoredKey: `^${text}`, literal, glob: compileGlob(text), shared });
     text = '';
   };
   for (let i = 0; i < glob.length; i++) {
@@ -175,7 +178,7 @@ const GLOB_CACHE = 4096;
  * literal part by `indexOf` (at most 32 characters, so even a naive search is 32 × path) or KMP,
  * a part with wildcards by its automaton.
  */
-export function globMatches(glob: string, path: string): boolean {
+export function globMatches(glob: string, path: string, reader: PathReader = new PathReader(path)): boolean {
   let g = globs.get(glob);
   if (!g) {
     if (globs.size >= GLOB_CACHE) globs.clear();
@@ -184,8 +187,8 @@ export function globMatches(glob: string, path: string): boolean {
   }
   const { parts } = g;
   if (!parts) return g.whole.words === 1 ? run1(g.whole, path) : runN(g.whole, path);
-  let at = firstEnd(parts[0], path, 0, true);
-  for (let k = 1; at >= 0 && k < parts.length - 1; k++) at = firstEnd(parts[k], path, parts[k].shared ? at - 1 : at, false);
+  let at = firstEnd(parts[0], reader, 0, true);
+  for (let k = 1; at >= 0 && k < parts.length - 1; k++) at = firstEnd(parts[k], reader, parts[k].shared ? at - 1 : at, false);
   if (at < 0) return false;
   const last = parts[parts.length - 1];
   const from = last.shared ? at - 1 : at;
@@ -206,12 +209,41 @@ export function globMatchesWhole(glob: string, path: string): boolean {
 export const textAt = (text: string, piece: string, from: number) => text.slice(from, from + piece.length) === piece;
 
 /** Where the first match of the part starting at `from` (or anywhere after, unless anchored) ends; -1 if none. */
-function firstEnd(part: Part, path: string, from: number, anchored: boolean): number {
+function firstEnd(part: Part, reader: PathReader, from: number, anchored: boolean): number {
+  // Globs of one decision share parts (`/v1/`, `/repos/`), searched from about the same place.
+  const seen = reader.searches;
+  const key = anchored ? part.anchoredKey : part.text;
+  const before = seen.get(key);
+  if (before && reusable(before, from, anchored)) return before.end;
+  const end = search(part, reader, from, anchored);
+  // A literal's match starts its length before its end; an automaton's start isn't known.
+  const start = part.literal !== null && end >= 0 ? end - part.literal.length : -1;
+  if (before) {
+    before.from = from;
+    before.end = end;
+    before.start = start;
+  } else seen.set(key, { from, end, start });
+  return end;
+}
+
+/**
+ * A search's answer holds for a later one of the same part: from the same place; or, unanchored,
+ * from further on when nothing was found, or when what was found starts no earlier.
+ */
+interface Search {
+  from: number;
+  end: number;
+  start: number;
+}
+const reusable = (s: Search, from: number, anchored: boolean) => from === s.from || (!anchored && from > s.from && (s.end < 0 || from <= s.start));
+
+function search(part: Part, reader: PathReader, from: number, anchored: boolean): number {
+  const { path } = reader;
   const { literal } = part;
   if (literal === null) return scan(part.glob, path, from, anchored, false);
   if (anchored) return textAt(path, literal, from) ? from + literal.length : -1;
   part.prepared ??= prepareLiteral(literal);
-  const index = indexOf(path);
+  const index = reader.index;
   // A literal of at most 31 characters is one DFA lookup a character; a longer one KMP.
   if (part.glob.words === 1) {
     const rare = findRare(part.prepared, index, from, path.length);
@@ -220,9 +252,19 @@ function firstEnd(part: Part, path: string, from: number, anchored: boolean): nu
   return findLiteral(part.prepared, index, from, path.length);
 }
 
-/** The last path read: every glob of a decision is run over the same path. */
-let lastIndex: TextIndex | null = null;
-const indexOf = (path: string) => (lastIndex?.text === path ? lastIndex : (lastIndex = new TextIndex(path)));
+/**
+ * One path as every glob of a decision reads it: its index, made on first use, and the part
+ * searches already done over it. `decideForward` makes one per decision.
+ */
+export class PathReader {
+  readonly searches = new Map<string, Search>();
+  private made: TextIndex | null = null;
+  constructor(readonly path: string) {}
+  get index(): TextIndex {
+    this.made ??= new TextIndex(this.path);
+    return this.made;
+  }
+}
 
 /**
  * Runs a part's automaton from `from`: anchored there, or (unanchored) starting afresh at every
