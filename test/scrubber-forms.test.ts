@@ -252,6 +252,31 @@ describe('scrubber forms', () => {
     });
   }
 
+  it('catches base64 broken by an LF or a CRLF after any character, the widths changing within one form', () => {
+    const r = prng(4242);
+    for (const kind of KINDS) {
+      for (let i = 0; i < 12; i++) {
+        const value = randomValue(r, kind);
+        const scrubber = compileScrubber([{ name: 'S', placeholder: '<S>', value }]);
+        const raw = enc.encode(value);
+        const before = crypto.getRandomValues(new Uint8Array(int(r, 6)));
+        const blob = b64(Uint8Array.from([...before, ...raw]));
+        // A break after each character with a chance from 5% to 90%: narrow and wide lines mixed.
+        const chance = 0.05 + r() * 0.85;
+        let text = '';
+        for (const c of blob) text += c + (r() < chance ? pick(r, ['\n', '\r\n']) : '');
+        const planted: Planted = { form: 'base64', text, cores: [b64Middle(raw, before.length % 3, false)], norm: noBreaks };
+        for (const input of [text, `${filler(r)}${text}${filler(r)}`]) {
+          const out = scrubber.redact(input).text;
+          expect(survivors(out, [planted]), `${kind} ${JSON.stringify(value)} as ${JSON.stringify(input)}`).to.deep.equal([]);
+          const clock = { now: 0 };
+          const streamed = feed(r, enc.encode(input), scrubber.stream({ now: () => clock.now }), clock);
+          expect(survivors(streamed, [planted]), `${kind} ${JSON.stringify(value)} streamed`).to.deep.equal([]);
+        }
+      }
+    }
+  });
+
   it('passes random text without values through unchanged, however it is split and paused', () => {
     const r = prng(99);
     const scrubber = compileScrubber(KINDS.map((kind, i) => ({ name: `V${i}`, placeholder: `<${i}>`, value: randomValue(r, kind) })));
