@@ -439,19 +439,26 @@ function kmp(text: string, piece: string, f: Int32Array, from: number, end: numb
   return -1;
 }
 
-/** A `*` pattern prepared once: its literal pieces, each as character codes with its KMP failure table. */
-/** A literal prepared once for searching: its codes, KMP failure table, and distinct characters with where each first stands. */
+/**
+ * A literal prepared for searching, each part on first use (an entry list is prepared on every
+ * `forward`, and most pieces are never searched): its codes, KMP failure table, and distinct
+ * characters with where each first stands.
+ */
 export interface Literal {
   text: string;
-  codes: Uint16Array;
-  table: Int32Array;
-  chars: { code: number; at: number }[];
+  codes?: Uint16Array;
+  table?: Int32Array;
+  chars?: { code: number; at: number }[];
 }
-export function prepareLiteral(text: string): Literal {
-  const codes = Uint16Array.from(text, (c) => c.charCodeAt(0));
-  const seen = new Map<number, number>();
-  codes.forEach((code, at) => seen.has(code) || seen.set(code, at));
-  return { text, codes, table: failure(text), chars: [...seen].map(([code, at]) => ({ code, at })) };
+export const prepareLiteral = (text: string): Literal => ({ text });
+const codesOfLiteral = (lit: Literal) => (lit.codes ??= Uint16Array.from(lit.text, (c) => c.charCodeAt(0)));
+function charsOf(lit: Literal) {
+  if (!lit.chars) {
+    const seen = new Map<number, number>();
+    codesOfLiteral(lit).forEach((code, at) => seen.has(code) || seen.set(code, at));
+    lit.chars = [...seen].map(([code, at]) => ({ code, at }));
+  }
+  return lit.chars;
 }
 /** A `*` pattern prepared once: its literal pieces. */
 export type Pieces = Literal[];
@@ -484,11 +491,12 @@ export class TextIndex {
  */
 const SCAN = -2;
 function findRare(lit: Literal, t: TextIndex, at: number, end: number): number {
-  const m = lit.codes.length;
+  const m = lit.text.length;
   if (m === 0) return at;
-  let rare = lit.chars[0];
+  const chars = charsOf(lit);
+  let rare = chars[0];
   let fewest = t.count(rare.code);
-  for (const c of lit.chars) {
+  for (const c of chars) {
     const n = t.count(c.code);
     if (n < fewest) {
       fewest = n;
@@ -508,9 +516,10 @@ function findRare(lit: Literal, t: TextIndex, at: number, end: number): number {
 function findLiteral(lit: Literal, t: TextIndex, at: number, end: number): number {
   const rare = findRare(lit, t, at, end);
   if (rare !== SCAN) return rare;
-  const piece = lit.codes;
+  const piece = codesOfLiteral(lit);
   const m = piece.length;
   const codes = t.codes;
+  lit.table ??= failure(lit.text);
   const f = lit.table;
   for (let j = at, k = 0; j < end; j++) {
     const c = codes[j];
