@@ -35,11 +35,11 @@ export async function buildSite(dist = defaultDist) {
     await writeFile(`${dist}${file}`, html.replace(MODULE, 'src="./$1.js"'));
   }
   await build({
-    // The popup's age worker (src/age-client.ts loads it as ./age-worker.js beside the bundle).
+    // The popup's age worker and the vault's worker (their clients load ./age-worker.js and ./worker.js beside the bundle).
     entryPoints: [
       ...[...entries].map((name) => ({ in: `${root}components/${name}.ts`, out: name })),
       { in: `${root}src/age-worker.ts`, out: 'age-worker' },
-      { in: `${root}src/scrub-worker.ts`, out: 'scrub-worker' },
+      { in: `${root}src/worker.ts`, out: 'worker' },
     ],
     outdir: dist,
     bundle: true,

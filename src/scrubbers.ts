@@ -4,7 +4,7 @@
 import type { ScrubHit } from './contract.ts';
 import type { StoredRecord } from './db.ts';
 import { type HeldKey, decryptValue } from './keys.ts';
-import { Compiler } from './compiler.ts';
+import { vaultWorker } from './worker-client.ts';
 import type { Scrubber } from './scrubber.ts';
 
 /** How long the values stay unchanged before a write's compile runs (README, Scrub state). */
@@ -21,8 +21,6 @@ export class Scrubbers {
   private readonly queue = new Map<string, Promise<unknown>>();
 
   /** Per namespace, each record's value as last decrypted, by id, with the revision it was decrypted at. */
-  private readonly compiler = new Compiler();
-
   private readonly decrypted = new Map<string, Map<string, { stamp: string; value: { name: string; placeholder: string; value: string } }>>();
 
   /** `source` answers the namespace's scrub version and records from memory (namespace-state.ts). */
@@ -40,7 +38,7 @@ export class Scrubbers {
   close() {
     for (const timer of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
-    this.compiler.close();
+    vaultWorker.close();
   }
 
   /**
@@ -86,7 +84,7 @@ export class Scrubbers {
     // An unreadable record is skipped, marked and audited; the rest of the namespace is scrubbed.
     const { values, unreadable } = await this.values(namespace, held.key, records);
     if (unreadable.length > 0) await this.unreadable(namespace, held, unreadable);
-    const compiled = { version: scrubVersion, scrubber: await this.compiler.compile(values) };
+    const compiled = { version: scrubVersion, scrubber: await vaultWorker.compile(values) };
     this.compiled.set(namespace, compiled);
     return compiled;
   }

@@ -26,6 +26,7 @@ import { Scrubbers } from './scrubbers.ts';
 import { type Registered, emptyRegistered, scrubbedRegistered } from './registered.ts';
 import { checkAttestation } from './policy/attest.ts';
 import { PolicyStore } from './policy/store.ts';
+import { warmPolicy } from './policy/accepted.ts';
 import { type TestRequest, testVerdict } from './injector.ts';
 import builtinEndpoints from './endpoints.json' with { type: 'json' };
 import pkg from '../package.json' with { type: 'json' };
@@ -141,7 +142,7 @@ export class Vault {
   state(namespace: string): Promise<NamespaceState> {
     let state = this.states.get(namespace);
     if (!state) {
-      state = this.namespaces.load(namespace).then((loaded) => new NamespaceState(namespace, builtinEndpoints, loaded));
+      state = this.load(namespace).then((loaded) => new NamespaceState(namespace, builtinEndpoints, loaded));
       state.catch(() => this.states.get(namespace) === state && this.states.delete(namespace));
       this.states.set(namespace, state);
     }
@@ -158,11 +159,18 @@ export class Vault {
     if ((await this.namespaces.rev(namespace)) > state.rev) await this.reload(namespace);
   }
 
+  /** The namespace in one read, its policy files parsed in the worker (README, Limits). */
+  private async load(namespace: string) {
+    const loaded = await this.namespaces.load(namespace);
+    await warmPolicy(loaded.stored);
+    return loaded;
+  }
+
   /** Reads the namespace again (a notice was missed or carried no delta). */
   private async reload(namespace: string): Promise<void> {
     const held = this.states.get(namespace);
     if (!held) return;
-    const [state, loaded] = await Promise.all([held, this.namespaces.load(namespace)]);
+    const [state, loaded] = await Promise.all([held, this.load(namespace)]);
     state.replace(loaded);
   }
 
@@ -183,6 +191,7 @@ export class Vault {
       for (const namespace of this.states.keys()) await this.reload(namespace);
     } else {
       const held = this.states.get(message.namespace);
+      if (message.delta?.policy) await warmPolicy(message.delta.policy);
       if (held && !(message.delta && (await held).apply(message.delta))) await this.reload(message.namespace);
     }
     await this.notify(message.namespace, message.changes);

@@ -1,7 +1,7 @@
 // What the vault shows of a namespace, computed from one read of it. Pure; never a value.
 import type { BackupReminder, ExitPolicyView, LockState, RecordState, RefusedRule, ScrubState, SecretView } from './contract.ts';
 import type { NamespaceMeta, StoredRecord } from './db.ts';
-import { ENDPOINT_REASON, type Endpoint, ruleOnlyReachesEndpoints } from './endpoints.ts';
+import { ENDPOINT_REASON, type Endpoint, entriesByDomain, ruleCoveredBy } from './endpoints.ts';
 import { type Policy, type StoredPolicy, policyOf } from './policy/accepted.ts';
 import { secretPolicy, secretState } from './policy/state.ts';
 import type { StoredRequest } from './requests.ts';
@@ -45,8 +45,9 @@ const inEffect = new WeakMap<NonNullable<Policy['config']>, { key: string; confi
 function filterEndpointRules(policy: Policy, endpoints: readonly Endpoint[]): { policy: Policy; refused: RefusedRule[] } {
   if (!policy.config) return { policy, refused: [] };
   const refused: RefusedRule[] = [];
+  const onDomain = entriesByDomain(endpoints);
   const rules = policy.config.rules.filter(({ secret, ...rule }) => {
-    if (!ruleOnlyReachesEndpoints(rule, endpoints)) return true;
+    if (!ruleCoveredBy(rule, onDomain(rule.domain))) return true;
     refused.push({ secret, rule, reason: endpointReason(secret) });
     return false;
   });

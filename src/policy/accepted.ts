@@ -4,7 +4,7 @@ import type { PolicyChange, PolicyEntry, PolicyFileState } from '../contract.ts'
 import { type AttestationVerdict, FNOX_CONFIG, SECRETS_POLICY } from './attest.ts';
 import { policyChanges } from './changes.ts';
 import { type FnoxConfig, parseFnoxConfig } from './fnox-config.ts';
-import { parsePolicyFile } from './parsed.ts';
+import { parsePolicyFile, parsePolicyFileOffThread } from './parsed.ts';
 import { type SecretsPolicy, parseSecretsPolicy } from './secrets-policy.ts';
 
 /** How many audited (SHA-256, verdict) pairs are remembered per file. */
@@ -46,6 +46,11 @@ function parse(path: string, file: AcceptedFile): FnoxConfig | SecretsPolicy {
   if ('parsed' in result) return result.parsed;
   const empty = path === FNOX_CONFIG ? parseFnoxConfig('') : parseSecretsPolicy('');
   return { ...empty, warnings: [`${path}: ${result.refused}`] };
+}
+
+/** Parses a stored policy's files in the vault's worker first, so `policyOf` then only reads the cache. */
+export async function warmPolicy(stored: StoredPolicy | undefined): Promise<void> {
+  for (const [path, file] of Object.entries(stored?.accepted ?? {})) if (file) await parsePolicyFileOffThread(path, file.sha256, file.text);
 }
 
 /** The parsed accepted policy of a stored one. */

@@ -1,6 +1,6 @@
 // Trust in a KS-7 attestation (`kernel.attest(path)`): every condition of the README's Policy
 // section, checked in its order; the first that fails is the reason. Pure apart from WebCrypto.
-import { parsePolicyFile } from './parsed.ts';
+import { parsePolicyFileOffThread } from './parsed.ts';
 import { FNOX_CONFIG, POLICY_PATHS, SECRETS_POLICY } from './paths.ts';
 
 export { FNOX_CONFIG, POLICY_PATHS, SECRETS_POLICY };
@@ -50,7 +50,7 @@ export async function checkAttestation(input: unknown): Promise<AttestationVerdi
     const text = decodeUtf8(bytes);
     if (text === null) return untrusted(path, sha256, 'bytes are not valid UTF-8');
     // Parsed once per SHA-256 (README, Limits): the accepted policy reads this same parse.
-    const parsed = parsePolicyFile(path, sha256, text);
+    const parsed = await parsePolicyFileOffThread(path, sha256, text);
     if ('refused' in parsed) return untrusted(path, sha256, parsed.refused);
     return { trusted: true, path, text, sha256 };
   }

@@ -6,6 +6,7 @@ import { type FnoxConfig, readFnoxConfig } from './fnox-config.ts';
 import { FNOX_CONFIG } from './paths.ts';
 import { type SecretsPolicy, readSecretsPolicy } from './secrets-policy.ts';
 import { parseToml } from './toml.ts';
+import { vaultWorker } from '../worker-client.ts';
 
 export type ParsedFile = { parsed: FnoxConfig | SecretsPolicy } | { refused: string };
 
@@ -30,12 +31,35 @@ export function parsePolicyFile(path: string, sha256: string, text: string): Par
   return result;
 }
 
-function parseUncached(path: string, text: string): ParsedFile {
+/** A file's parse, uncached: what the vault's worker runs (src/worker.ts). */
+export function parseUncached(path: string, text: string): ParsedFile {
   const toml = parseToml(text);
   if ('error' in toml) return { refused: toml.limit ? `bytes are ${toml.error}` : `bytes are not valid TOML: ${toml.error}` };
   const parsed = path === FNOX_CONFIG ? readFnoxConfig(toml.table) : readSecretsPolicy(toml.table);
   if (parsed.limit) return { refused: parsed.limit };
   return { parsed };
+}
+
+/**
+ * `parsePolicyFile` with a miss parsed in the vault's worker (README, Limits): a file of thousands
+ * of rules takes the parser longer than the main thread may be held. A later `parsePolicyFile` of
+ * the same file is then a hit.
+ */
+export async function parsePolicyFileOffThread(path: string, sha256: string, text: string): Promise<ParsedFile> {
+  const key = `${path}\n${sha256}`;
+  if (cache.has(key)) return parsePolicyFile(path, sha256, text);
+  const parsed = await vaultWorker.parse(path, text);
+  if (!parsed) return parsePolicyFile(path, sha256, text);
+  const result = 'parsed' in parsed ? { parsed: ownRecords(parsed.parsed) } : parsed;
+  cache.set(key, result);
+  if (cache.size > POLICY_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return result;
+}
+
+/** A parse as a worker posted it, its name-keyed records null-prototype again (as the parsers make them). */
+function ownRecords(parsed: FnoxConfig | SecretsPolicy): FnoxConfig | SecretsPolicy {
+  const own = <T>(record: Record<string, T>) => Object.assign(Object.create(null) as Record<string, T>, record);
+  return 'rules' in parsed ? { ...parsed, secrets: own(parsed.secrets) } : { ...parsed, exec: own(parsed.exec), exits: own(parsed.exits) };
 }
 
 /** How many parses the cache holds (for tests). */
