@@ -8,6 +8,37 @@ export interface Port {
   request(op: string, fields?: Record<string, unknown>, transfer?: Transferable[]): Promise<any>;
 }
 
+/** Embeds `path` of the vault's origin and says hello: a port that keeps nothing but what waits for a reply. */
+export async function openPort(vault: string, path: string, role = 'page'): Promise<Port> {
+  const frame = document.createElement('iframe');
+  frame.src = `${vault}${path}`;
+  document.body.append(frame);
+  await new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+  const channel = new MessageChannel();
+  const port = channel.port1;
+  const waiting = new Map<number, (reply: unknown) => void>();
+  const welcome = new Promise((resolve) => {
+    port.onmessage = ({ data }) => {
+      if (typeof data?.id === 'number') {
+        waiting.get(data.id)?.(data);
+        waiting.delete(data.id);
+      } else if (data?.op === 'welcome') resolve(null);
+    };
+  });
+  frame.contentWindow!.postMessage({ type: 'slicc-vault', v: 1, op: 'hello', role }, vault, [channel.port2]);
+  await welcome;
+  let id = 0;
+  return {
+    request(op, fields = {}, transfer = []) {
+      const mine = ++id;
+      return new Promise((resolve) => {
+        waiting.set(mine, resolve);
+        port.postMessage({ v: 1, id: mine, op, ...fields }, transfer);
+      });
+    },
+  };
+}
+
 /** A heartbeat: a message loop whose longest gap is the longest the thread was held. */
 export function heartbeat() {
   const channel = new MessageChannel();

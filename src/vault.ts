@@ -26,6 +26,7 @@ import { Scrubbers } from './scrubbers.ts';
 import { type Registered, emptyRegistered, scrubbedRegistered } from './registered.ts';
 import { checkAttestation } from './policy/attest.ts';
 import { PolicyStore } from './policy/store.ts';
+import { yieldThread } from './slices.ts';
 import { warmPolicy } from './policy/accepted.ts';
 import { type TestRequest, testVerdict } from './injector.ts';
 import builtinEndpoints from './endpoints.json' with { type: 'json' };
@@ -179,8 +180,12 @@ export class Vault {
     if (!delta) return;
     const held = this.states.get(delta.namespace);
     if (held && !(await held).apply(delta)) await this.reload(delta.namespace);
+    // A policy change is big work in pieces (its rules in effect, then the events that carry it):
+    // the thread is given back between them (README, Limits).
+    if (delta.policy) await yieldThread();
     this.bus.postMessage({ type: 'changed', namespace: delta.namespace, changes, delta } satisfies BusMessage);
     await this.notify(delta.namespace, changes);
+    if (delta.policy) await yieldThread();
   }
 
   private async fromBus(message: BusMessage) {

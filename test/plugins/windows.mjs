@@ -134,6 +134,18 @@ export function windowsPlugin() {
           await page.screenshot({ path, clip: payload.clip, captureBeyondViewport: true });
           return payload.name;
         }
+        case 'heap': {
+          // The JS heap of the test page's process after a full collection (Chromium, over CDP).
+          const page = session.browser.getPage(session.id);
+          const cdp = await page.createCDPSession();
+          try {
+            await cdp.send('HeapProfiler.collectGarbage');
+            const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+            return usedSize;
+          } finally {
+            await cdp.detach();
+          }
+        }
         case 'console-lines':
           return logs.get(session.id) ?? [];
         case 'headers': {
