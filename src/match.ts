@@ -241,7 +241,9 @@ function search(part: Part, reader: PathReader, from: number, anchored: boolean)
   const { path } = reader;
   const { literal } = part;
   if (literal === null) return scan(part.glob, path, from, anchored, false);
-  if (anchored) return textAt(path, literal, from) ? from + literal.length : -1;
+  // Anchored, or found where the search starts (as in a chain of `**/a/`): one comparison.
+  if (textAt(path, literal, from)) return from + literal.length;
+  if (anchored) return -1;
   part.prepared ??= prepareLiteral(literal);
   const index = reader.index;
   // A literal of at most 31 characters is one DFA lookup a character; a longer one KMP.
