@@ -11,7 +11,7 @@ import { ensureFirefox } from './firefox.mjs';
 import { ensureAge } from './age.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
+const run = (cmd, args, env = {}) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
 
 /** Runs a command showing its output as it comes, and answers the output and exit code. */
 function tee(cmd, args) {
@@ -43,16 +43,24 @@ try {
   console.log('Linting and format check (npm run lint: biome check)…');
   run('npx', ['--no-install', 'biome', 'check', '.']);
   const wtrTotals = `${root}test-artifacts/wtr-totals.json`;
-  rmSync(wtrTotals, { force: true });
-  try {
-    run('npx', ['--no-install', 'web-test-runner', ...process.argv.slice(2)]);
-  } catch (error) {
-    status = error.status ?? 1;
-  }
-  if (existsSync(wtrTotals)) {
-    const wtr = JSON.parse(readFileSync(wtrTotals, 'utf8'));
-    for (const k of ['passed', 'failed', 'skipped']) totals[k] += wtr[k];
-    for (const [name, e] of Object.entries(wtr.engines ?? {})) runs[name] = e.passed + e.failed + e.skipped;
+  const wtr = (env = {}) => {
+    rmSync(wtrTotals, { force: true });
+    try {
+      run('npx', ['--no-install', 'web-test-runner', ...process.argv.slice(2)], env);
+    } catch (error) {
+      status ||= error.status ?? 1;
+    }
+    if (existsSync(wtrTotals)) {
+      const counted = JSON.parse(readFileSync(wtrTotals, 'utf8'));
+      for (const k of ['passed', 'failed', 'skipped']) totals[k] += counted[k];
+      for (const [name, e] of Object.entries(counted.engines ?? {})) runs[name] = (runs[name] ?? 0) + e.passed + e.failed + e.skipped;
+    }
+  };
+  wtr();
+  // The stress test on its own, in Chromium, once the rest is done (README, Limits).
+  if (engines.includes('chromium') && process.argv.length <= 2) {
+    console.log('The stress test, alone (test/stress.test.ts, STRESS=1)…');
+    wtr({ STRESS: '1' });
   }
   if (process.env.SKIP_E2E !== '1') {
     const e2e = readdirSync(`${root}test/e2e`)

@@ -4,6 +4,9 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { Gateway } from '../src/gateway.ts';
 import type { Vault } from '../src/vault.ts';
 
+/** A notice between documents can take over waitUntil's default second on a loaded machine. */
+const LOADED = { timeout: 5000 };
+
 const ORIGIN = 'https://seven.sliccy.ai';
 const status = { version: 'x', protocol: 1, origin: ORIGIN, locked: false, lock: null, waiting: [] };
 
@@ -30,7 +33,7 @@ async function connect(gateway: Gateway, parent: object, role: 'page' | 'agent' 
     origin: ORIGIN,
     ports: [channel.port2],
   } as unknown as MessageEvent);
-  await waitUntil(() => messages.some((m) => m.op === 'welcome'), 'no welcome');
+  await waitUntil(() => messages.some((m) => m.op === 'welcome'), 'no welcome', LOADED);
   let id = 0;
   return {
     messages,
@@ -39,7 +42,7 @@ async function connect(gateway: Gateway, parent: object, role: 'page' | 'agent' 
       return id;
     },
     async reply(of: number) {
-      await waitUntil(() => messages.some((m) => m.id === of), `no reply to request ${of}`);
+      await waitUntil(() => messages.some((m) => m.id === of), `no reply to request ${of}`, LOADED);
       return messages.find((m) => m.id === of);
     },
   };

@@ -8,6 +8,9 @@ import { Records } from '../src/records.ts';
 import { Vault } from '../src/vault.ts';
 import { canary } from './helpers/vault.ts';
 
+/** A notice between documents can take over waitUntil's default second on a loaded machine. */
+const LOADED = { timeout: 5000 };
+
 const NS = 'https://seven.sliccy.ai';
 const config = { name: 'test', passphraseIterations: 1000, requestLifetimeMs: 300_000 };
 const secret = (name: string) => ({ name, value: canary(), kind: 'secret' as const, source: 'settings' as const });
@@ -39,21 +42,21 @@ describe('the vault, built directly', () => {
     const [a, b] = [await open(), await open()];
     await a.put(NS, secret('FIRST'));
     expect(await names(a)).to.deep.equal(['FIRST']);
-    await waitUntil(async () => (await names(b)).includes('FIRST'), 'the other document never saw the write');
+    await waitUntil(async () => (await names(b)).includes('FIRST'), 'the other document never saw the write', LOADED);
     expect((await b.status(NS)).scrub.version).to.equal((await a.status(NS)).scrub.version);
   });
 
   it('reloads the namespace when it missed a notice', async () => {
     const [a, b] = [await open(), await open()];
     await a.put(NS, secret('SEEN'));
-    await waitUntil(async () => (await names(b)).includes('SEEN'));
+    await waitUntil(async () => (await names(b)).includes('SEEN'), 'the other document never saw the write', LOADED);
     // A write no notice tells of: the next notice's revision skips one, and b reads again.
     const db = await openVaultDb(dbName);
     await new Records(db).write(NS, a.keys.key!, secret('MISSED'));
     db.close();
     expect(await names(b)).to.deep.equal(['SEEN']);
     await a.put(NS, secret('NEXT'));
-    await waitUntil(async () => (await names(b)).length === 3, 'the other document never reloaded');
+    await waitUntil(async () => (await names(b)).length === 3, 'the other document never reloaded', LOADED);
     expect(await names(b)).to.deep.equal(['MISSED', 'NEXT', 'SEEN']);
   });
 
@@ -72,7 +75,7 @@ describe('the vault, built directly', () => {
   it('refuses a rotation judged against a record another document has since rotated, then retries on the fresh one', async () => {
     const [a, b] = [await open(), await open()];
     await a.put(NS, secret('ROTATED'));
-    await waitUntil(async () => (await names(b)).includes('ROTATED'));
+    await waitUntil(async () => (await names(b)).includes('ROTATED'), 'the other document never saw the write', LOADED);
     const before = (await b.record(NS, 'ROTATED'))!;
     await a.put(NS, secret('ROTATED'));
     // b still holds the older revision in memory until the notice lands; its write must not undo a's.
