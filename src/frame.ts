@@ -26,8 +26,13 @@ export function startVaultFrame(win: Window = window, options: FrameOptions = {}
   win.addEventListener('message', onMessage);
   const ready = (async () => {
     try {
-      const { config, embedders } = await loadSettings(win.location.origin);
-      db = await openVaultDb();
+      // The settings' fetches and the database's open go on at once.
+      const opening = openVaultDb();
+      const { config, embedders } = await loadSettings(win.location.origin).catch(async (error) => {
+        (await opening.catch(() => null))?.close();
+        throw error;
+      });
+      db = await opening;
       vault = await Vault.open({ db, config, now: options.now });
       gateway = new Gateway(vault, embedders, win);
       availability = new AvailabilityBroadcaster(vault, gateway, win);

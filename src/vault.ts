@@ -112,7 +112,8 @@ export class Vault {
       for (const namespace of vault.states.keys()) void vault.scrubbers.refresh(namespace);
       await vault.notify(null, ['status']);
     });
-    await vault.purge();
+    // Purging is upkeep: it runs after the first hellos rather than before them.
+    void vault.purge();
     vault.purgeTimer = setInterval(() => void vault.purge(), PURGE_EVERY_MS);
     return vault;
   }
@@ -212,8 +213,8 @@ export class Vault {
   /** Starts serving a namespace (an embedder said hello): in memory, its scrubber compiled. */
   async serve(namespace: string): Promise<void> {
     await this.state(namespace);
-    // Compiled in the worker meanwhile: an op that needs the scrubber waits for it, `welcome` doesn't.
-    void this.scrubbers.refresh(namespace);
+    // Compiled in the worker just after: an op that needs the scrubber waits for it, `welcome` doesn't.
+    this.scrubbers.soon(namespace);
     this.watchExpiry();
   }
 
