@@ -4,7 +4,8 @@ const vault = new URLSearchParams(location.search).get('vault')!;
 /** The bare echo: beside the built documents at /echo.html, else the development one. */
 const ECHO = new URLSearchParams(location.search).get('echo') ?? '/bench/echo.html';
 
-async function open(path: string, role = 'page'): Promise<MessagePort> {
+/** Embeds `path` of the vault's origin and says hello: the frame and its port, once welcomed. */
+async function embed(path: string, role = 'page'): Promise<{ frame: HTMLIFrameElement; port: MessagePort }> {
   const frame = document.createElement('iframe');
   frame.src = `${vault}${path}`;
   document.body.append(frame);
@@ -13,7 +14,11 @@ async function open(path: string, role = 'page'): Promise<MessagePort> {
   const welcome = new Promise((resolve) => (channel.port1.onmessage = resolve));
   frame.contentWindow!.postMessage({ type: 'slicc-vault', v: 1, op: 'hello', role }, vault, [channel.port2]);
   await welcome;
-  return channel.port1;
+  return { frame, port: channel.port1 };
+}
+
+async function open(path: string, role = 'page'): Promise<MessagePort> {
+  return (await embed(path, role)).port;
 }
 
 let ids = 1e9;
@@ -102,16 +107,9 @@ const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Ma
 /** Milliseconds from adding a frame of `path` to its `welcome` (then the frame goes). */
 async function boot(path: string): Promise<number> {
   const start = performance.now();
-  const frame = document.createElement('iframe');
-  frame.src = `${vault}${path}`;
-  document.body.append(frame);
-  await new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
-  const channel = new MessageChannel();
-  const welcome = new Promise((resolve) => (channel.port1.onmessage = resolve));
-  frame.contentWindow!.postMessage({ type: 'slicc-vault', v: 1, op: 'hello', role: 'page' }, vault, [channel.port2]);
-  await welcome;
+  const { frame, port } = await embed(path);
   const ms = performance.now() - start;
-  channel.port1.close();
+  port.close();
   frame.remove();
   return ms;
 }

@@ -1,7 +1,7 @@
 // Parse at the boundary (README, Embedding API): one parser per op turns a request's `unknown`
 // fields into a typed command, or throws EINVAL naming the field that is wrong. Nothing below the
 // parsers (vault.ts, the stores, the handlers) sees `unknown`. Pure, but for the transferred port.
-import type { ErrorBody, SealFields, SealedRequest, Stamp } from './contract.ts';
+import type { AgentOp, ErrorBody, SealFields, SealedRequest, Stamp } from './contract.ts';
 import { VaultError, einval, errorBody } from './errors.ts';
 import { type ForwardRequest, checkForward } from './forward.ts';
 import { checkPushSize, checkRedactSize } from './limits.ts';
@@ -35,14 +35,8 @@ export type PageCommand =
   | { op: 'policy'; files: unknown[] }
   | { op: 'forward'; request: ForwardRequest; port: MessagePort };
 
-export type AgentCommand =
-  | { op: 'redact'; texts: (string | Uint8Array)[] }
-  | { op: 'redactStream'; stream: string }
-  | { op: 'push'; stream: string; chunk: Uint8Array }
-  | { op: 'idle'; stream: string }
-  | { op: 'end'; stream: string }
-  | { op: 'drop'; stream: string }
-  | { op: 'endpoints'; added: Registered };
+/** The agent's ops as the contract has them, but `endpoints`, whose registrations come checked. */
+export type AgentCommand = Exclude<AgentOp, { op: 'endpoints' }> | { op: 'endpoints'; added: Registered };
 
 type Fields = Record<string, unknown>;
 interface OpParser<C> {

@@ -2,7 +2,7 @@
 // and a dynamic-programming wildcard. Then the worst patterns an attacker can build, against 8 KiB
 // texts: each decision must stay far below the 50 ms that would hold the embedder's main thread.
 import { expect } from '@open-wc/testing';
-import { prng } from '../helpers/random.ts';
+import { prng, wildcardRef } from '../helpers/random.ts';
 import { globMatches, wildcardMatches } from '../../src/match.ts';
 
 /** Globs by backtracking: `**` anything, `*` anything but `/`, `?` one character but `/`, `/**\/` also `/`. */
@@ -22,17 +22,6 @@ function globRef(g: string, s: string): boolean {
   }
   if (s === '' || (g[0] === '?' ? s[0] === '/' : g[0] !== s[0])) return false;
   return globRef(g.slice(1), s.slice(1));
-}
-
-/** `*`-only patterns by a table: can pattern[..i] match text[..j]? */
-function wildcardRef(p: string, t: string): boolean {
-  let row = Array.from({ length: t.length + 1 }, (_, j) => j === 0);
-  for (const c of p) {
-    const next = [c === '*' && row[0]];
-    for (let j = 1; j <= t.length; j++) next[j] = c === '*' ? row[j] || next[j - 1] : row[j - 1] && t[j - 1] === c;
-    row = next;
-  }
-  return row[t.length];
 }
 
 describe('the linear glob matcher', () => {
