@@ -3,7 +3,6 @@
 // throughput through the agent port against the same messages through that echo.
 // `node bench/port.bench.mjs [--count N] [--redact-mib N] [--values N] [--records N] [--runs N]`
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +11,7 @@ import { buildSite } from '../scripts/build.mjs';
 import { serveDist } from '../scripts/serve-dist.mjs';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, ensureChromium } from '../scripts/chromium.mjs';
-import { startServer, vaultServerConfig } from '../scripts/vault-server.mjs';
+import { benchOrigins } from './origins.mjs';
 
 const args = process.argv.slice(2);
 const count = Number(args[args.indexOf('--count') + 1]) || 3000;
@@ -21,21 +20,7 @@ const redactValues = Number(args[args.indexOf('--values') + 1]) || 1000;
 const coreRecords = Number(args[args.indexOf('--records') + 1]) || 1000;
 const coreRuns = Number(args[args.indexOf('--runs') + 1]) || 5;
 const fmt1 = (n) => n.toFixed(1);
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-const [embedderPort, vaultPort] = await Promise.all([freePort(), freePort()]);
-const embedder = `http://localhost:${embedderPort}`;
-const vault = `http://localhost:${vaultPort}`;
-const servers = await Promise.all([
-  startServer(vaultServerConfig({ port: vaultPort, embedders: [embedder], fixtures: true })),
-  startServer(vaultServerConfig({ port: embedderPort, embedders: [embedder], fixtures: true })),
-]);
+const { embedder, vault, stop } = await benchOrigins();
 // The built site, with the bare echo beside its documents, at a third origin.
 const dist = await mkdtemp(join(tmpdir(), 'slicc-vault-bench-'));
 await buildSite(`${dist}/`);
@@ -101,7 +86,7 @@ try {
   console.log(`| one in flight | ${fmt1(r.redact)} | ${fmt1(r.echo)} | ${(r.redact / r.echo).toFixed(2)} |`);
 } finally {
   await browser.close();
-  await Promise.all(servers.map((s) => s.stop()));
+  await stop();
   distServer.close();
   await rm(dist, { recursive: true, force: true });
 }

@@ -2,26 +2,11 @@
 // ops through the real vault and the same messages to a bare echo document, while a heartbeat in
 // the embedder (whose main thread the same-site vault frame shares) measures; with the JS heap
 // after a collection before and after. `node bench/stress.bench.mjs`
-import { createServer } from 'node:net';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, ensureChromium } from '../scripts/chromium.mjs';
-import { startServer, vaultServerConfig } from '../scripts/vault-server.mjs';
+import { benchOrigins } from './origins.mjs';
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-const [embedderPort, vaultPort] = await Promise.all([freePort(), freePort()]);
-const embedder = `http://localhost:${embedderPort}`;
-const vault = `http://localhost:${vaultPort}`;
-const servers = await Promise.all([
-  startServer(vaultServerConfig({ port: vaultPort, embedders: [embedder], fixtures: true })),
-  startServer(vaultServerConfig({ port: embedderPort, embedders: [embedder], fixtures: true })),
-]);
+const { embedder, vault, stop } = await benchOrigins();
 const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
 try {
   const page = await browser.newPage();
@@ -47,5 +32,5 @@ try {
   console.log(`\nJS heap after a collection: ${f(before)} MiB before the classes, ${f(after)} MiB after.`);
 } finally {
   await browser.close();
-  await Promise.all(servers.map((s) => s.stop()));
+  await stop();
 }
