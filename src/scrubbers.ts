@@ -38,6 +38,8 @@ export class Scrubbers {
   close() {
     for (const timer of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
+    this.soonKeyed.clear();
+    this.withKey.clear();
     vaultWorker.close();
   }
 
@@ -46,16 +48,42 @@ export class Scrubbers {
    * writes costs one compile. An op that scrubs meanwhile compiles at once (`refresh`).
    */
   soon(namespace: string) {
-    clearTimeout(this.pending.get(namespace));
+    this.cancelSoon(namespace);
     // The key as it is now: a lock in the meantime must not leave the new values unscrubbed.
     const held = this.key();
-    this.pending.set(
-      namespace,
-      setTimeout(() => {
-        this.pending.delete(namespace);
-        void this.refresh(namespace, held);
-      }, COMPILE_AFTER_MS),
-    );
+    const timer = setTimeout(() => {
+      this.cancelSoon(namespace);
+      void this.refresh(namespace, held);
+    }, COMPILE_AFTER_MS);
+    this.pending.set(namespace, timer);
+    if (held) this.keyed(namespace, +1);
+    this.soonKeyed.set(namespace, held !== null);
+  }
+
+  private cancelSoon(namespace: string) {
+    clearTimeout(this.pending.get(namespace));
+    this.pending.delete(namespace);
+    if (this.soonKeyed.get(namespace)) this.keyed(namespace, -1);
+    this.soonKeyed.delete(namespace);
+  }
+
+  /** Per namespace, compiles asked for while the key was held, not yet done (scheduled or running). */
+  private readonly withKey = new Map<string, number>();
+  private readonly soonKeyed = new Map<string, boolean>();
+
+  private keyed(namespace: string, by: number) {
+    const n = (this.withKey.get(namespace) ?? 0) + by;
+    if (n > 0) this.withKey.set(namespace, n);
+    else this.withKey.delete(namespace);
+  }
+
+  /**
+   * Whether this document can scrub the namespace: it has a compiled scrubber, or a compile asked
+   * for while the key was held is still on its way (an op that scrubs waits for it), so a lock
+   * right after an unlock or a write doesn't make `scrub.ready` false for that moment.
+   */
+  ready(namespace: string): boolean {
+    return this.compiled.has(namespace) || this.withKey.has(namespace);
   }
 
   /** The newest scrubber compiled for the namespace, whatever its version. */
@@ -68,8 +96,11 @@ export class Scrubbers {
    * compile, and answers the newest scrubber there is. Calls queue per namespace; a call whose
    * turn comes when the scrubber is already current costs one read.
    */
-  refresh(namespace: string, keyAtWrite: HeldKey | null = null): Promise<Compiled | undefined> {
+  refresh(namespace: string, keyAtWrite: HeldKey | null = this.key()): Promise<Compiled | undefined> {
+    // The key as it is when asked: a lock before this call's turn comes doesn't cancel it.
+    if (keyAtWrite) this.keyed(namespace, +1);
     const turn = (this.queue.get(namespace) ?? Promise.resolve()).then(() => this.compileIfStale(namespace, keyAtWrite));
+    if (keyAtWrite) void turn.finally(() => this.keyed(namespace, -1)).catch(() => undefined);
     const settled = turn.catch(() => undefined);
     this.queue.set(namespace, settled);
     void settled.then(() => this.queue.get(namespace) === settled && this.queue.delete(namespace));

@@ -233,7 +233,7 @@ export class Vault {
       locked: this.locked,
       lock: this.lockState,
       keyLost: this.keys.keyLost,
-      scrub: scrubOf(view, this.locked, this.scrubbers.get(namespace) !== undefined),
+      scrub: scrubOf(view, this.locked, this.scrubbers.ready(namespace)),
       waiting,
       exportedAt: state.meta.exportedAt,
       backupReminder: backupReminderOf(view),
@@ -249,7 +249,7 @@ export class Vault {
       .map((r) => r.placeholder);
     return {
       placeholders: placeholders.sort(),
-      scrub: scrubOf({ records: state.all(), meta: state.meta }, this.locked, this.scrubbers.get(namespace) !== undefined),
+      scrub: scrubOf({ records: state.all(), meta: state.meta }, this.locked, this.scrubbers.ready(namespace)),
     };
   }
 

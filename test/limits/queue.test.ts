@@ -92,7 +92,9 @@ describe("an agent port's queue", () => {
     agent.close();
   });
 
-  it('holds 128 MiB of texts; a request that would pass it is EAGAIN', async () => {
+  it('holds 128 MiB of texts; a request that would pass it is EAGAIN', async function () {
+    // 128 MiB through a port and the scrubber: seconds on a shared machine.
+    this.timeout(60_000);
     const agent = await heldAgent();
     // `redact` counts 12 bytes for its op name: two such requests fill the 128 MiB exactly.
     const half = new Uint8Array(MAX_QUEUED_BYTES / 2 - 12);
