@@ -117,14 +117,22 @@ export function windowsPlugin() {
         case 'evaluate': {
           // An expression in the page, or in its frame whose URL contains `frame`.
           const page = await waitForPage(session, url, ms);
-          // Firefox's BiDi frame tree can lag a just-loaded iframe, so a frame is waited for.
+          // Firefox's BiDi frame tree can lag a just-loaded iframe, so a frame is waited for; and a
+          // page that navigates or closes under the call ("no such frame") is looked for again.
           const end = Date.now() + ms;
-          let target = payload.frame ? null : page;
-          while (!target && !(target = page.frames().find((f) => f.url().includes(payload.frame)))) {
-            if (Date.now() > end) throw new Error(`window: no frame whose URL contains ${payload.frame}`);
-            await new Promise((r) => setTimeout(r, 50));
+          for (let current = page; ; current = await waitForPage(session, url, Math.max(0, end - Date.now()))) {
+            let target = payload.frame ? null : current;
+            while (!target && !(target = current.frames().find((f) => f.url().includes(payload.frame)))) {
+              if (Date.now() > end) throw new Error(`window: no frame whose URL contains ${payload.frame}`);
+              await new Promise((r) => setTimeout(r, 50));
+            }
+            try {
+              return await target.evaluate(payload.expression);
+            } catch (error) {
+              if (!/no such frame|not found|closed|destroyed|detached/i.test(String(error?.message)) || Date.now() > end) throw error;
+              await new Promise((r) => setTimeout(r, 50));
+            }
           }
-          return target.evaluate(payload.expression);
         }
         case 'screenshot': {
           const page = await waitForPage(session, url, ms);
