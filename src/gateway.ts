@@ -192,7 +192,17 @@ export class Gateway {
   }
 
   /** Pushes events to this document's page ports of the namespace (all namespaces for `null`). */
-  private async push(namespace: string | null, changes: Change[]) {
+  private push(namespace: string | null, changes: Change[]): Promise<void> {
+    // One after the other: an event is worked out only once the one before is posted, so a `status`
+    // worked out before a change (a lock) never goes out after the one that tells of it.
+    const turn = this.pushing.then(() => this.pushNow(namespace, changes));
+    this.pushing = turn.catch((error) => console.error(`slicc-vault: an event failed (${(error as Error)?.name ?? 'error'})`));
+    return this.pushing;
+  }
+
+  private pushing: Promise<void> = Promise.resolve();
+
+  private async pushNow(namespace: string | null, changes: Change[]) {
     const namespaces = new Set<string>();
     for (const c of this.connections) {
       if (c.role === 'page' && (namespace === null || c.namespace === namespace)) namespaces.add(c.namespace);
