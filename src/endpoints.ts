@@ -6,7 +6,7 @@
  * function takes the entries as a parameter, so this module imports no JSON.
  */
 import type { Rule } from './contract.ts';
-import { type Pieces, piecesMatch, preparePieces, TextIndex, textAt, wildcardMatches } from './match.ts';
+import { textAt, wildcardMatches } from './match.ts';
 import { percentDecode } from './urls.ts';
 
 /** The refusal of an injection into a model or MCP endpoint (README, Model and MCP endpoints). */
@@ -23,11 +23,29 @@ export function normalizeHost(host: string): string {
   return lower.endsWith('.') ? lower.slice(0, -1) : lower;
 }
 
-/** One label or segment against its pattern, in linear time. `*` may match nothing: refusing more is the safe side. */
-const partMatches = wildcardMatches;
+/** One host label against its pattern, in linear time. `*` may match nothing: refusing more is the safe side. */
+const labelMatches = wildcardMatches;
+
+/**
+ * One path segment against its pattern: `*` is any run, and only what stands before the first `*`
+ * and after the last is compared, so `a*b*c` reads as `a*c`. That refuses more, never less (the
+ * safe side), and costs two string comparisons whatever the lengths: a registered pattern's middle
+ * pieces, searched for in an 8 KiB segment, would be read once per registration (README, Model
+ * and MCP endpoints).
+ */
+export function segmentMatches(pattern: string, segment: string): boolean {
+  const star = pattern.indexOf('*');
+  if (star < 0) return pattern === segment;
+  return endsMatch(pattern.slice(0, star), pattern.slice(pattern.lastIndexOf('*') + 1), segment, 0, segment.length);
+}
+/** `text[from, to)` starts with `first` and ends with `last`, the two not overlapping. */
+const endsMatch = (first: string, last: string, text: string, from: number, to: number) =>
+  to - from >= first.length + last.length && textAt(text, first, from) && textAt(text, last, to - last.length);
 
 /** An API version segment (`v1`, `v1beta`, `v2alpha`, `v1p1beta1`): as a prefix's first segment, it stands for every one. */
-const VERSION = /^v[0-9]+[a-z0-9]*$/;
+// `v`, a digit, then letters and digits: `v[0-9]+[a-z0-9]*` is the same set, but backtracks
+// quadratically over a long run of digits that ends badly.
+const VERSION = /^v[0-9][a-z0-9]*$/;
 export const isVersionSegment = (segment: string) => VERSION.test(segment);
 
 /** Both sides normalised: a registered entry written `API.Example.com.` still refuses. */
@@ -38,7 +56,7 @@ function labelsMatch(pattern: readonly string[], labels: readonly string[]): boo
   if (pattern.length !== labels.length) return false;
   // Plain labels first: a cheap miss spares the wildcard ones.
   for (let i = pattern.length - 1; i >= 0; i--) if (!pattern[i].includes('*') && pattern[i] !== labels[i]) return false;
-  return pattern.every((label, i) => partMatches(label, labels[i]));
+  return pattern.every((label, i) => labelMatches(label, labels[i]));
 }
 
 /**
@@ -63,7 +81,7 @@ const prefixSegments = (prefix: string) => broadSegments(prefix);
 function segmentsUnder(have: readonly string[], want: readonly string[]): boolean {
   if (want.length > have.length) return false;
   for (let i = want.length - 1; i >= 0; i--) if (!want[i].includes('*') && want[i] !== have[i] && !(i === 0 && isVersionSegment(want[0]))) return false;
-  return want.every((w, i) => (i === 0 && isVersionSegment(w) ? isVersionSegment(have[0]) : partMatches(w, have[i])));
+  return want.every((w, i) => (i === 0 && isVersionSegment(w) ? isVersionSegment(have[0]) : segmentMatches(w, have[i])));
 }
 
 /** `path`, read the broadest way, starts with `prefix` segment by segment (`/v1/chat` is under `/v1`, `/v10x` too: a version). */
@@ -81,8 +99,6 @@ interface Broad {
   end: number[];
   /** Whether the first segment is an API version, once asked. */
   version?: boolean;
-  /** The text read for wildcards, once one asks. */
-  index?: TextIndex;
 }
 function readBroad(path: string): Broad {
   const d = percentDecode(path).toLowerCase();
@@ -118,8 +134,8 @@ interface PreparedEntry {
   version: boolean;
   /** Literal segments i..j-1, joined by `/`. */
   runs: { i: number; j: number; text: string }[];
-  /** Segments holding `*`, split at it. */
-  wild: { i: number; pieces: Pieces }[];
+  /** Segments holding `*`: what stands before the first and after the last. */
+  wild: { i: number; first: string; last: string }[];
 }
 const preparedEntries = new WeakMap<Endpoint, PreparedEntry>();
 
@@ -131,7 +147,8 @@ function prepareEntry(e: Endpoint): PreparedEntry {
   const runs: PreparedEntry['runs'] = [];
   const wild: PreparedEntry['wild'] = [];
   for (let i = version ? 1 : 0; i < want.length; i++) {
-    if (want[i].includes('*')) wild.push({ i, pieces: preparePieces(want[i]) });
+    const w = want[i];
+    if (w.includes('*')) wild.push({ i, first: w.slice(0, w.indexOf('*')), last: w.slice(w.lastIndexOf('*') + 1) });
     else {
       let j = i + 1;
       while (j < want.length && !want[j].includes('*')) j++;
@@ -154,8 +171,7 @@ function broadUnder(have: Broad, e: PreparedEntry): boolean {
   for (const { i, j, text } of e.runs) {
     if (have.end[j - 1] - have.start[i] !== text.length || !textAt(have.text, text, have.start[i])) return false;
   }
-  const index = () => (have.index ??= new TextIndex(have.text));
-  for (const { i, pieces } of e.wild) if (!piecesMatch(pieces, have.text, index, have.start[i], have.end[i])) return false;
+  for (const { i, first, last } of e.wild) if (!endsMatch(first, last, have.text, have.start[i], have.end[i])) return false;
   return true;
 }
 
@@ -227,7 +243,7 @@ function globUnder(glob: string, prefix: string): boolean {
       if (/[*?]/.test(g)) return w === '*';
       const read = broadSegments(g);
       if (read.length !== 1) return false;
-      return i === 0 && isVersionSegment(w) ? isVersionSegment(read[0]) : partMatches(w, read[0]);
+      return i === 0 && isVersionSegment(w) ? isVersionSegment(read[0]) : segmentMatches(w, read[0]);
     })
   );
 }

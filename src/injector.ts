@@ -118,15 +118,34 @@ interface Hit {
 }
 
 /**
+ * `Basic` (any case) and its credentials, spaces and tabs around them dropped: the reading of
+ * `^(basic)(?:[ \t]+(.*?))?[ \t]*$`, done by hand, because that expression backtracks
+ * quadratically over a run of spaces (a 64 KiB header held the thread for seconds). Null when the
+ * value isn't a Basic credential.
+ */
+export function basicCredentials(value: string): { scheme: string; credentials: string } | null {
+  const scheme = value.slice(0, 5);
+  if (scheme.toLowerCase() !== 'basic') return null;
+  const blank = (i: number) => value.charCodeAt(i) === 0x20 || value.charCodeAt(i) === 0x09;
+  if (value.length > 5 && !blank(5)) return null;
+  let from = 5;
+  while (from < value.length && blank(from)) from++;
+  let to = value.length;
+  while (to > from && blank(to - 1)) to--;
+  return { scheme, credentials: value.slice(from, to) };
+}
+
+/**
  * The checks every injection starts with, on the head's size, the URL and the header names, in
  * the order of docs/injector.md: the reason of the first that fails, or null. `kernelAllowed` says
  * whether a kernel MCP URL (`http://<port>.kernel.localhost/…`) may pass the https check.
  */
 export function headRefusal(head: RequestHead, kernelAllowed: (url: URL) => boolean): string | null {
   const raw = head.url;
-  if (utf8Length(raw) > MAX_URL_BYTES) return `URL is longer than the limit of ${MAX_URL_BYTES} bytes`;
+  const urlBytes = utf8Length(raw);
+  if (urlBytes > MAX_URL_BYTES) return `URL is longer than the limit of ${MAX_URL_BYTES} bytes`;
   if (head.headers.length > MAX_HEADERS) return `head has more than the limit of ${MAX_HEADERS} headers`;
-  const size = head.headers.reduce((n, [name, value]) => n + utf8Length(name) + utf8Length(value), utf8Length(head.method) + utf8Length(raw));
+  const size = head.headers.reduce((n, [name, value]) => n + utf8Length(name) + utf8Length(value), utf8Length(head.method) + urlBytes);
   if (size > MAX_HEAD_BYTES) return `head is larger than the limit of ${MAX_HEAD_BYTES} bytes`;
   if (/[\x00-\x20\x7f]/.test(raw)) return 'URL contains whitespace or control characters';
   let url: URL;
@@ -166,13 +185,13 @@ export function decideForward(input: ForwardInput): ForwardDecision {
   for (const [index, [name, value]] of head.headers.entries()) {
     const lower = name.toLowerCase();
     const scanned: Scanned = { index, name: lower, text: value };
-    const basic = lower === 'authorization' ? /^(basic)(?:[ \t]+(.*?))?[ \t]*$/is.exec(value) : null;
+    const basic = lower === 'authorization' ? basicCredentials(value) : null;
     if (basic) {
-      const binary = decodeBase64(basic[2] ?? '');
+      const binary = decodeBase64(basic.credentials);
       const credential = binary === null ? null : utf8OrNull(binary);
       if (credential !== null && credential.includes(':')) {
         scanned.text = credential;
-        scanned.basic = { scheme: basic[1] };
+        scanned.basic = { scheme: basic.scheme };
       } else if (ANY_PLACEHOLDER.test(value) || ANY_PLACEHOLDER.test(binary ?? '')) {
         // Placeholders are ASCII, so they show in the raw bytes even when these aren't UTF-8.
         return refuse("Basic credential isn't base64 of UTF-8 user:password");

@@ -1,7 +1,7 @@
 // Linear-time matching of rule globs and endpoint patterns (README, Security: bounded). Nothing
 // here builds a regular expression from a pattern or backtracks: a glob runs as a set of NFA
-// positions over the path (at most path × pattern steps), a `*`-only pattern as literal pieces
-// found left to right with KMP (linear in text + pattern). Pure.
+// positions over the path (at most path × pattern steps), a `*`-only pattern (a host label) as
+// literal pieces found left to right with KMP (linear in text + pattern). Pure.
 
 // A compiled glob is a bit-parallel NFA (shift-and): bit p is "before op p", bit n is "matched".
 const CHAR = 0;
@@ -462,10 +462,6 @@ function charsOf(lit: Literal) {
   }
   return lit.chars;
 }
-/** A `*` pattern prepared once: its literal pieces. */
-export type Pieces = Literal[];
-export const preparePieces = (pattern: string): Pieces => pattern.split('*').map(prepareLiteral);
-
 /** A text read once for every prepared pattern: its character codes and how often each occurs. */
 export class TextIndex {
   readonly codes: Uint16Array;
@@ -533,26 +529,7 @@ function findLiteral(lit: Literal, t: TextIndex, at: number, end: number): numbe
 }
 
 /**
- * `text[from, to)` against a prepared `*` pattern, the way `wildcardMatches` reads it: the first
- * piece anchored at the start, the last at the end, each between at its leftmost place
- * (`findLiteral`; `index` reads the text once for every pattern).
- */
-export function piecesMatch(p: Pieces, text: string, index: () => TextIndex, from: number, to: number): boolean {
-  const first = p[0].text;
-  const last = p[p.length - 1].text;
-  if (to - from < first.length + last.length || !textAt(text, first, from) || !textAt(text, last, to - last.length)) return false;
-  let at = from + first.length;
-  const end = to - last.length;
-  for (let i = 1; i < p.length - 1; i++) {
-    if (p[i].text.length === 0) continue;
-    at = findLiteral(p[i], index(), at, end);
-    if (at < 0) return false;
-  }
-  return true;
-}
-
-/**
- * One host label or path segment against its pattern, where `*` is any run (the empty one too:
+ * One host label against its pattern, where `*` is any run (the empty one too:
  * refusing more is the safe side). With only one kind of wildcard, taking each literal piece at
  * its leftmost place is exact, so no position is ever tried twice.
  */

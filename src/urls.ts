@@ -33,7 +33,7 @@ class SegmentBytes {
   private upper = 0xbf;
   bad = false;
   /** The first six bytes (a BOM and `..;` fit) and how many there were. */
-  private head: number[] = [];
+  private readonly head = new Int16Array(6).fill(-1);
   count = 0;
   /** A decoded `/` or `\\`. */
   slash = false;
@@ -43,13 +43,14 @@ class SegmentBytes {
     this.lower = 0x80;
     this.upper = 0xbf;
     this.bad = false;
-    this.head.length = 0;
+    this.head.fill(-1);
     this.count = 0;
     this.slash = false;
   }
 
   push(b: number) {
-    if (this.count++ < 6) this.head.push(b);
+    if (this.count < 6) this.head[this.count] = b;
+    this.count++;
     if (b === 0x2f || b === 0x5c) this.slash = true;
     if (this.needed === 0) {
       if (b < 0x80) return;
@@ -116,36 +117,39 @@ function dotted(path: string, from: number, to: number): boolean {
  */
 export function isAmbiguousPath(raw: string): boolean {
   const path = rawPath(raw);
-  if (path.includes('\\')) return true;
   const bytes = new SegmentBytes();
-  // The next `%` at or after the segment, looked for again only once passed: one read of the path.
-  let percent = path.indexOf('%');
-  for (let from = 0; from <= path.length; ) {
-    let to = path.indexOf('/', from);
-    if (to < 0) to = path.length;
-    if (percent >= 0 && percent < from) percent = path.indexOf('%', from);
-    if (percent < 0 || percent >= to) {
-      if (dotted(path, from, to)) return true;
-    } else {
-      bytes.reset();
-      for (let i = from; i < to; i++) {
-        const c = path.charCodeAt(i);
-        const hi = c === 37 ? hexValue(path.charCodeAt(i + 1)) : -1;
-        const lo = hi >= 0 ? hexValue(path.charCodeAt(i + 2)) : -1;
-        if (lo >= 0) {
-          bytes.push(hi * 16 + lo);
-          i += 2;
-        } else if (c < 0xd800 || c > 0xdfff) bytes.pushCodePoint(c);
-        else if (c <= 0xdbff && i + 1 < to && (path.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-          bytes.pushCodePoint(0x10000 + ((c - 0xd800) << 10) + (path.charCodeAt(i + 1) - 0xdc00));
-          i++;
-        } else bytes.pushCodePoint(0xfffd);
-      }
-      if (bytes.ambiguous()) return true;
-    }
-    from = to + 1;
+  // One read of the path by character codes (an `indexOf` per segment costs more than the segment).
+  let from = 0;
+  let percent = false;
+  for (let i = 0; i <= path.length; i++) {
+    const c = i < path.length ? path.charCodeAt(i) : 0x2f;
+    if (c === 0x5c) return true;
+    if (c === 0x25) percent = true;
+    if (c !== 0x2f) continue;
+    if (percent ? segmentAmbiguous(path, from, i, bytes) : dotted(path, from, i)) return true;
+    from = i + 1;
+    percent = false;
   }
   return false;
+}
+
+/** A segment holding a `%`, decoded to its bytes as it is read. */
+function segmentAmbiguous(path: string, from: number, to: number, bytes: SegmentBytes): boolean {
+  bytes.reset();
+  for (let i = from; i < to; i++) {
+    const c = path.charCodeAt(i);
+    const hi = c === 37 ? hexValue(path.charCodeAt(i + 1)) : -1;
+    const lo = hi >= 0 ? hexValue(path.charCodeAt(i + 2)) : -1;
+    if (lo >= 0) {
+      bytes.push(hi * 16 + lo);
+      i += 2;
+    } else if (c < 0xd800 || c > 0xdfff) bytes.pushCodePoint(c);
+    else if (c <= 0xdbff && i + 1 < to && (path.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes.pushCodePoint(0x10000 + ((c - 0xd800) << 10) + (path.charCodeAt(i + 1) - 0xdc00));
+      i++;
+    } else bytes.pushCodePoint(0xfffd);
+  }
+  return bytes.ambiguous();
 }
 
 const utf8 = new TextDecoder();

@@ -104,6 +104,16 @@ describe('matching a URL against endpoints', () => {
       expect(matchesEndpoint(new URL(`https://api.openai.com${path}`), BUILTIN)).to.equal(true);
     });
   }
+  it('compares a path segment with * by its ends only, which refuses more and never less', () => {
+    const entry = [{ host: 'mcp.example.com', path: '/a*b*c/mcp' }];
+    const under = (path: string) => matchesEndpoint(new URL(`https://mcp.example.com${path}`), entry);
+    expect(under('/abc/mcp/x')).to.equal(true);
+    expect(under('/ac/mcp')).to.equal(true);
+    expect(under('/a-anything-c/mcp')).to.equal(true);
+    expect(under('/c/mcp')).to.equal(false);
+    expect(under('/ab/mcp')).to.equal(false);
+    expect(under('/ac/other')).to.equal(false);
+  });
   it('reads a registered MCP server path the broadest way too', () => {
     const mcp = [{ host: 'mcp.example.com', path: '/mcp' }];
     for (const path of ['/%6dcp/call', '//mcp/call', '/MCP/call', '/mcp;v=1/call', '/mcp'])

@@ -3,7 +3,9 @@
 import { expect } from '@open-wc/testing';
 import type { RequestHead } from '../../src/contract.ts';
 import type { Endpoint } from '../../src/endpoints.ts';
-import { type ForwardInput, type InjectRecord, type PolicyRule, decideForward, testVerdict } from '../../src/injector.ts';
+import { basicCredentials, type ForwardInput, type InjectRecord, type PolicyRule, decideForward, testVerdict } from '../../src/injector.ts';
+import { isVersionSegment } from '../../src/endpoints.ts';
+import { prng } from '../helpers/random.ts';
 import { MAX_HEAD_BYTES, MAX_HEADERS, MAX_URL_BYTES } from '../../src/limits.ts';
 
 const BUILTIN: Endpoint[] = await (await fetch('/src/endpoints.json')).json();
@@ -169,5 +171,50 @@ describe('the head has limits, and a refusal names the one it passed', () => {
       `head is larger than the limit of ${MAX_HEAD_BYTES} bytes`,
     );
     injects({ ...i, head: { ...i.head, headers: [...i.head.headers, big(MAX_HEAD_BYTES - used)] } });
+  });
+});
+
+describe('no expression backtracks over what a program sends', () => {
+  /** The slowest of three runs, in ms. */
+  const slowest = (f: () => unknown) =>
+    Math.max(
+      ...Array.from({ length: 3 }, () => {
+        const t = performance.now();
+        f();
+        return performance.now() - t;
+      }),
+    );
+
+  it('decides an Authorization of 60,000 spaces between Basic and a word in well under 50 ms', () => {
+    const i = input('https://api.github.com/user');
+    const value = `Basic a${' '.repeat(60_000)}b`;
+    const head = { ...i.head, headers: [['authorization', value] as [string, string]] };
+    expect(decideForward({ ...i, head }).inject).to.equal(false);
+    expect(slowest(() => decideForward({ ...i, head }))).to.be.below(25);
+  });
+
+  it('reads Basic credentials as the expression it replaces does, on 20,000 generated values', () => {
+    const random = prng(0xba51c);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
+    const parts = [' ', '\t', ' \t ', 'Basic', 'basic', 'BASIC', 'Bearer', 'YTpi', '=', ':', '\n', 'x', ' YTpi '];
+    let matched = 0;
+    for (let k = 0; k < 20_000; k++) {
+      const value = Array.from({ length: Math.floor(random() * 6) }, () => pick(parts)).join('');
+      const m = /^(basic)(?:[ \t]+(.*?))?[ \t]*$/is.exec(value);
+      const want = m ? { scheme: m[1], credentials: m[2] ?? '' } : null;
+      if (want) matched++;
+      expect(basicCredentials(value), JSON.stringify(value)).to.deep.equal(want);
+    }
+    expect(matched).to.be.greaterThan(1000);
+  });
+
+  it('tells a version segment from an 8 KiB run of digits that ends badly in well under 50 ms', () => {
+    const segment = `v${'1'.repeat(8190)}!`;
+    expect(isVersionSegment(segment)).to.equal(false);
+    expect(slowest(() => isVersionSegment(segment))).to.be.below(25);
+    const refused = input(`https://api.openai.com/${segment}/x`, OPENAI);
+    expect(slowest(() => decideForward(refused))).to.be.below(25);
+    for (const s of ['v1', 'v1beta', 'v2alpha', 'v1p1beta1', 'v10x']) expect(isVersionSegment(s), s).to.equal(true);
+    for (const s of ['v', 'vault', 'v-1', 'V1', 'v1/', 'x1']) expect(isVersionSegment(s), s).to.equal(false);
   });
 });
