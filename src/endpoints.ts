@@ -66,7 +66,7 @@ function labelsMatch(pattern: readonly string[], labels: readonly string[]): boo
  */
 export function broadSegments(path: string): string[] {
   const segments: string[] = [];
-  for (const part of percentDecode(path).toLowerCase().split(/[/\\]/)) {
+  for (const part of percentDecode(path).toLowerCase().replaceAll('\\', '/').split('/')) {
     const semicolon = part.indexOf(';');
     const segment = semicolon < 0 ? part : part.slice(0, semicolon);
     if (segment) segments.push(segment);
@@ -108,13 +108,14 @@ function readBroad(path: string): Broad {
   const start: number[] = [];
   const end: number[] = [];
   if (text.length > 0) {
-    start.push(0);
-    for (let i = 0; i < text.length; i++) {
-      if (text.charCodeAt(i) !== 0x2f) continue;
-      end.push(i);
-      start.push(i + 1);
+    // By the segments' lengths: a native split, then one step a segment rather than a character.
+    let at = 0;
+    for (const segment of text.split('/')) {
+      start.push(at);
+      at += segment.length;
+      end.push(at);
+      at++;
     }
-    end.push(text.length);
   }
   return { text, start, end };
 }
@@ -142,21 +143,26 @@ const preparedEntries = new WeakMap<Endpoint, PreparedEntry>();
 function prepareEntry(e: Endpoint): PreparedEntry {
   const cached = preparedEntries.get(e);
   if (cached && cached.host === e.host && cached.path === e.path) return cached;
-  const want = prefixSegments(e.path);
-  const version = want.length > 0 && isVersionSegment(want[0]);
+  // The prefix read as a path is: its segments are slices of one text, so a run is one slice.
+  const { text, start, end } = readBroad(e.path);
+  const count = start.length;
+  const version = count > 0 && isVersionSegment(text.slice(start[0], end[0]));
   const runs: PreparedEntry['runs'] = [];
   const wild: PreparedEntry['wild'] = [];
-  for (let i = version ? 1 : 0; i < want.length; i++) {
-    const w = want[i];
-    if (w.includes('*')) wild.push({ i, first: w.slice(0, w.indexOf('*')), last: w.slice(w.lastIndexOf('*') + 1) });
-    else {
-      let j = i + 1;
-      while (j < want.length && !want[j].includes('*')) j++;
-      runs.push({ i, j, text: want.slice(i, j).join('/') });
-      i = j - 1;
-    }
+  let i = version ? 1 : 0;
+  const runTo = (j: number) => {
+    if (j > i) runs.push({ i, j, text: text.slice(start[i], end[j - 1]) });
+  };
+  // Segments with `*`, found from each `*` (a registered URL holds at most 8).
+  for (let star = text.indexOf('*', i < count ? start[i] : text.length), k = i; star >= 0; star = text.indexOf('*', end[k])) {
+    while (end[k] < star) k++;
+    runTo(k);
+    const w = text.slice(start[k], end[k]);
+    wild.push({ i: k, first: w.slice(0, w.indexOf('*')), last: w.slice(w.lastIndexOf('*') + 1) });
+    i = k + 1;
   }
-  const entry = { host: e.host, path: e.path, labels: normalizeHost(e.host).split('.'), count: want.length, version, runs, wild };
+  runTo(count);
+  const entry = { host: e.host, path: e.path, labels: normalizeHost(e.host).split('.'), count, version, runs, wild };
   preparedEntries.set(e, entry);
   return entry;
 }

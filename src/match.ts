@@ -131,19 +131,19 @@ interface Part {
   /** The part as written in the glob, and its key when searched anchored. */
   text: string;
   anchoredKey: string;
-  /** The part's text when it holds no wildcard (searched as a string), else its automaton. */
+  /** The part's text when it holds no wildcard (searched as a string). */
   literal: string | null;
-  glob: Glob;
+  /** Its automaton, compiled on first use (`automatonOf`): most literal parts never need one. */
+  glob?: Glob;
   /** Starts with the `/` of a `/**\/`: may share the previous part's last `/`. */
   shared: boolean;
   /** The literal prepared for searching, on first use. */
   prepared?: Literal;
 }
-interface Prepared {
-  whole: Glob;
-  /** Null when the glob has no `**`: then the whole automaton runs, anchored at both ends. */
-  parts: Part[] | null;
-}
+const automatonOf = (part: Part) => (part.glob ??= compileGlob(part.text));
+
+/** A glob without `**` as one automaton, anchored at both ends; with `**`, its parts. */
+type Prepared = { whole: Glob; parts: null } | { whole: null; parts: Part[] };
 
 function splitGlob(glob: string): Part[] | null {
   const parts: Part[] = [];
@@ -151,7 +151,7 @@ function splitGlob(glob: string): Part[] | null {
   let shared = false;
   const end = () => {
     const literal = /[*?]/.test(text) ? null : text;
-    parts.push({ text, anchoredKey: `^${text}`, literal, glob: compileGlob(text), shared });
+    parts.push({ text, anchoredKey: `^${text}`, literal, shared });
     text = '';
   };
   for (let i = 0; i < glob.length; i++) {
@@ -182,18 +182,19 @@ export function globMatches(glob: string, path: string, reader: PathReader = new
   let g = globs.get(glob);
   if (!g) {
     if (globs.size >= GLOB_CACHE) globs.clear();
-    g = { whole: compileGlob(glob), parts: splitGlob(glob) };
+    const parts = splitGlob(glob);
+    g = parts ? { whole: null, parts } : { whole: compileGlob(glob), parts: null };
     globs.set(glob, g);
   }
+  if (g.whole) return g.whole.words === 1 ? run1(g.whole, path) : runN(g.whole, path);
   const { parts } = g;
-  if (!parts) return g.whole.words === 1 ? run1(g.whole, path) : runN(g.whole, path);
   let at = firstEnd(parts[0], reader, 0, true);
   for (let k = 1; at >= 0 && k < parts.length - 1; k++) at = firstEnd(parts[k], reader, parts[k].shared ? at - 1 : at, false);
   if (at < 0) return false;
   const last = parts[parts.length - 1];
   const from = last.shared ? at - 1 : at;
   if (last.literal !== null) return path.length - last.literal.length >= from && textAt(path, last.literal, path.length - last.literal.length);
-  return scan(last.glob, path, from, false, true) === path.length;
+  return scan(automatonOf(last), path, from, false, true) === path.length;
 }
 
 /** The glob's single automaton over the whole path, `**` and all: the reading the parts must agree with. */
@@ -240,16 +241,16 @@ const reusable = (s: Search, from: number, anchored: boolean) => from === s.from
 function search(part: Part, reader: PathReader, from: number, anchored: boolean): number {
   const { path } = reader;
   const { literal } = part;
-  if (literal === null) return scan(part.glob, path, from, anchored, false);
+  if (literal === null) return scan(automatonOf(part), path, from, anchored, false);
   // Anchored, or found where the search starts (as in a chain of `**/a/`): one comparison.
   if (textAt(path, literal, from)) return from + literal.length;
   if (anchored) return -1;
   part.prepared ??= prepareLiteral(literal);
   const index = reader.index;
   // A literal of at most 31 characters is one DFA lookup a character; a longer one KMP.
-  if (part.glob.words === 1) {
+  if (literal.length < 32) {
     const rare = findRare(part.prepared, index, from, path.length);
-    return rare !== SCAN ? rare : scan(part.glob, path, from, false, false);
+    return rare !== SCAN ? rare : scan(automatonOf(part), path, from, false, false);
   }
   return findLiteral(part.prepared, index, from, path.length);
 }
