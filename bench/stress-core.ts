@@ -166,8 +166,9 @@ export interface ClassResult {
   /** The longest block of any op of the class, against the vault and against the echo. */
   vaultMs: number;
   echoMs: number;
-  /** The longest op's block less its echo's: what the vault itself adds. */
+  /** The longest op's block less its echo's: what the vault itself adds; and which op that was. */
   worstExcessMs: number;
+  worstOp: string;
   errors: string[];
 }
 
@@ -179,6 +180,7 @@ export async function runClass(c: StressClass, ports: { page: Port; agent: Port;
   let vaultMs = 0;
   let echoMs = 0;
   let worstExcessMs = 0;
+  let worstOp = '';
   const errors = new Set<string>();
   try {
     for (const o of ops) {
@@ -198,12 +200,15 @@ export async function runClass(c: StressClass, ports: { page: Port; agent: Port;
       const e = await beat.during(() => toEcho(ports.echo));
       vaultMs = Math.max(vaultMs, v);
       echoMs = Math.max(echoMs, e);
-      worstExcessMs = Math.max(worstExcessMs, v - e);
+      if (v - e > worstExcessMs || !worstOp) {
+        worstExcessMs = Math.max(0, v - e);
+        worstOp = `${o.op} (${ops.indexOf(o) + 1} of ${ops.length})`;
+      }
     }
   } finally {
     beat.stop();
   }
-  return { name: c.name, ops: ops.length, vaultMs, echoMs, worstExcessMs, errors: [...errors] };
+  return { name: c.name, ops: ops.length, vaultMs, echoMs, worstExcessMs, worstOp, errors: [...errors] };
 }
 
 export { enc };

@@ -27,12 +27,12 @@ async function attest(path: string, text: string) {
   };
 }
 
-(window as any).runStress = async () => {
+(window as any).runStress = async (only = '') => {
   const page = await openPort(vault, '/');
   const agent = await openPort(vault, '/', 'agent');
   const echo = await openPort(vault, '/bench/echo.html');
   const results = [];
-  for (const c of CLASSES) results.push(await runClass(c, { page, agent, echo }, attest));
+  for (const c of CLASSES.filter((c) => c.name.includes(only))) results.push(await runClass(c, { page, agent, echo }, attest));
   return results;
 };
 (window as any).stressReady = true;

@@ -1,7 +1,9 @@
 // The longest main-thread block per hostile input class (README, Limits), in Chromium: each class's
 // ops through the real vault and the same messages to a bare echo document, while a heartbeat in
 // the embedder (whose main thread the same-site vault frame shares) measures; with the JS heap
-// after a collection before and after. `node bench/stress.bench.mjs`
+// after a collection before and after. `node bench/stress.bench.mjs [--class TEXT] [--profile FILE]`
+// (only the classes whose name holds TEXT; a CPU profile of the run written to FILE).
+import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, ensureChromium } from '../scripts/chromium.mjs';
 import { benchOrigins } from './origins.mjs';
@@ -15,18 +17,27 @@ try {
     await cdp.send('HeapProfiler.collectGarbage');
     return (await cdp.send('Runtime.getHeapUsage')).usedSize / 2 ** 20;
   };
+  const args = process.argv.slice(2);
+  const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+  const profile = option('--profile');
   await page.goto(`${embedder}/bench/stress.html?vault=${encodeURIComponent(vault)}`);
   await page.waitForFunction(() => window.stressReady);
   const before = await heap();
-  const results = await page.evaluate(() => window.runStress());
+  if (profile) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+  }
+  const results = await page.evaluate((only) => window.runStress(only), option('--class') ?? '');
+  if (profile) writeFileSync(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
   const after = await heap();
   const f = (n) => n.toFixed(1);
   console.log('Longest main-thread block per op, Chromium, embedder heartbeat (ms):\n');
-  console.log('| class | ops | vault | echo | vault − echo (worst op) | refused |');
-  console.log('|---|---:|---:|---:|---:|---|');
+  console.log('| class | ops | vault | echo | vault − echo (worst op) | worst op | refused |');
+  console.log('|---|---:|---:|---:|---:|---|---|');
   for (const r of results) {
     console.log(
-      `| ${r.name} | ${r.ops} | ${f(r.vaultMs)} | ${f(r.echoMs)} | ${f(r.worstExcessMs)} | ${r.errors.map((e) => e.split(':')[0]).join(', ') || '–'} |`,
+      `| ${r.name} | ${r.ops} | ${f(r.vaultMs)} | ${f(r.echoMs)} | ${f(r.worstExcessMs)} | ${r.worstOp} | ${r.errors.map((e) => e.split(':')[0]).join(', ') || '–'} |`,
     );
   }
   console.log(`\nJS heap after a collection: ${f(before)} MiB before the classes, ${f(after)} MiB after.`);

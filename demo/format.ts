@@ -50,7 +50,7 @@ export function auditText(e: AuditEntry): string {
       return `${e.name} can't be read under the vault's key: skipped by the scrubber and the injector`;
     case 'policy':
       return `policy ${e.path} ${e.accepted ? 'accepted' : 'not trusted'} (sha256 ${e.sha256.slice(0, 12)}…)${e.warning ? `: ${e.warning}` : ''}${
-        e.changes.length ? ` — ${e.changes.map(changeText).join('; ')}` : ''
+        e.changes.length ? ` — ${e.changes.map(changeText).join('; ')}${e.changesMore ? `; and ${e.changesMore} more` : ''}` : ''
       }`;
     case 'export':
       return `backed up ${e.count} record${e.count === 1 ? '' : 's'}`;

@@ -171,7 +171,9 @@ export interface PolicyEntry {
   path: string;
   sha256: string;
   accepted: boolean;
+  /** The first 100 changes; `changesMore` counts the others (README, Limits). */
   changes: PolicyChange[];
+  changesMore?: number;
   warning?: string;
 }
 /** A backup made in the popup: `count` records, removed ones included (README, Backup and restore). */

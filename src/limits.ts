@@ -32,11 +32,13 @@ export const MAX_ENDED_REQUESTS = 256;
 export const MAX_RECORDS = 10_000;
 export const MAX_VALUE_TOTAL = 16 * MiB;
 
-/** Policy files: TOML nesting, rules, paths per rule, warnings listed, parses kept. */
+/** Policy files: TOML nesting, rules, paths per rule, warnings listed, changes audited, parses kept. */
 export const MAX_TOML_DEPTH = 32;
 export const MAX_RULES = 4096;
 export const MAX_RULE_PATHS = 256;
 export const MAX_WARNINGS = 100;
+/** Changes a `policy` audit entry lists; `changesMore` counts the rest. */
+export const MAX_AUDIT_CHANGES = 100;
 export const POLICY_CACHE_SIZE = 16;
 
 const fmt = (n: number) => n.toLocaleString('en-US');

@@ -3,9 +3,9 @@
 // and each file parsed once per SHA-256 in a bounded cache.
 import { expect } from '@open-wc/testing';
 import TOML from '@ltd/j-toml';
-import { MAX_RULES, MAX_RULE_PATHS, MAX_TOML_DEPTH, POLICY_CACHE_SIZE } from '../../src/limits.ts';
+import { MAX_AUDIT_CHANGES, MAX_RULES, MAX_RULE_PATHS, MAX_TOML_DEPTH, POLICY_CACHE_SIZE } from '../../src/limits.ts';
 import { checkAttestation } from '../../src/policy/attest.ts';
-import { policyOf } from '../../src/policy/accepted.ts';
+import { mergePolicy, policyOf } from '../../src/policy/accepted.ts';
 import { cachedParses } from '../../src/policy/parsed.ts';
 import { tomlDepth } from '../../src/policy/toml.ts';
 import { FNOX, SECRETS, attest } from '../helpers/attest.ts';
@@ -113,6 +113,27 @@ describe('policy files are bounded', () => {
     const warnings = read(past).config!.warnings;
     expect(warnings).to.have.length(101);
     expect(warnings[100]).to.equal('/etc/fnox/config.toml: and 150 more');
+  });
+
+  it('audits the first 100 changes of a file, then counts the rest', async () => {
+    const rules = (n: number) => SECRETS_TABLE + Array.from({ length: n }, (_, i) => rule(i)).join('');
+    const empty = { namespace: 'n', accepted: {}, files: [], audited: {} };
+    const auditOf = async (n: number) => {
+      const verdict = await checkAttestation(await attest(FNOX, rules(n)));
+      return mergePolicy(empty, [{ given: FNOX, verdict }]).audit[0]!;
+    };
+    const at = await auditOf(MAX_AUDIT_CHANGES);
+    expect(at.changes).to.have.length(MAX_AUDIT_CHANGES);
+    expect(at).to.not.have.property('changesMore');
+    const past = await auditOf(MAX_RULES);
+    expect(past.changes).to.have.length(MAX_AUDIT_CHANGES);
+    expect(past.changes[99]).to.deep.include({
+      what: 'rule',
+      change: 'added',
+      secret: 'GH',
+      rule: { domain: 'h99.example', header: 'authorization', methods: [], paths: [] },
+    });
+    expect(past.changesMore).to.equal(MAX_RULES - MAX_AUDIT_CHANGES);
   });
 
   it('parses each file once per SHA-256, and keeps a bounded number of parses', async () => {
