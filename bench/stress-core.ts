@@ -76,13 +76,34 @@ const P = 'fnox_proxy_0123456789abcdef01234567';
 
 export type Attester = (path: string, text: string) => Promise<unknown>;
 
-/** One class: a few ops; each op is a list of requests, on the agent port or the page port. */
+/**
+ * The documents a class talks to: the vault's page and agent ports, documents of the vault origin
+ * that try passphrases with the vault's lock (`bench/guess-page.ts`), and the echo.
+ */
+export interface Ports {
+  page: Port;
+  agent: Port;
+  guesses: Port[];
+  echo: Port;
+}
+
+/** Opens the ports of a run: the vault's, three guessing documents' and the echo's. */
+export async function openPorts(vault: string): Promise<Ports> {
+  return {
+    page: await openPort(vault, '/'),
+    agent: await openPort(vault, '/', 'agent'),
+    guesses: await Promise.all(Array.from({ length: 3 }, () => openPort(vault, '/bench/guess.html'))),
+    echo: await openPort(vault, '/bench/echo.html'),
+  };
+}
+
+/** One class: a few ops; each op is one request, or (`guesses`) one to every guessing document at once. */
 export interface StressClass {
   name: string;
-  /** Runs once before, on the vault only (values to scrub with, say). */
-  setup?: (page: Port, agent: Port) => Promise<void>;
-  /** The ops, each timed on its own; `port` picks the agent or page port. */
-  ops: (attest: Attester) => Promise<{ port: 'agent' | 'page'; op: string; fields: () => Record<string, unknown>; transfer?: boolean }[]>;
+  /** Runs before each run of the class, on the vault only (values to scrub with, say). */
+  setup?: (ports: Ports) => Promise<void>;
+  /** The ops, each timed on its own; `port` picks the agent or page port, or every guessing document. */
+  ops: (attest: Attester) => Promise<{ port: 'agent' | 'page' | 'guesses'; op: string; fields: () => Record<string, unknown>; transfer?: boolean }[]>;
 }
 
 const bytes = (n: number, fill = 0x61) => new Uint8Array(n).fill(fill);
@@ -91,12 +112,12 @@ const value = (i: number, size: number) => `v${i}-${'x'.repeat(size - 12)}-${Str
 export const CLASSES: StressClass[] = [
   {
     name: 'huge redact (one 64 MiB text)',
-    setup: async (page) => void (await page.request('put', { name: 'STRESS_KEY', value: 'stress-value-0123456789' })),
+    setup: async ({ page }) => void (await page.request('put', { name: 'STRESS_KEY', value: 'stress-value-0123456789' })),
     ops: async () => [{ port: 'agent', op: 'redact', fields: () => ({ texts: [bytes(64 << 20)] }), transfer: true }],
   },
   {
     name: 'many texts (10,000 of 1 KiB)',
-    setup: async (page) => void (await page.request('put', { name: 'STRESS_KEY', value: 'stress-value-0123456789' })),
+    setup: async ({ page }) => void (await page.request('put', { name: 'STRESS_KEY', value: 'stress-value-0123456789' })),
     ops: async () => [{ port: 'agent', op: 'redact', fields: () => ({ texts: Array.from({ length: 10_000 }, (_, i) => `${i} ${'t'.repeat(1010)}`) }) }],
   },
   {
@@ -145,6 +166,16 @@ export const CLASSES: StressClass[] = [
     },
   },
   {
+    // Each guess tried is a PBKDF2 of 600,000 iterations, and counts before it runs (README, Lock):
+    // of three at once, the first is tried and the others wait out its failure's delay.
+    name: 'concurrent wrong passphrases (3 documents at once)',
+    setup: async ({ guesses }) => void (await guesses[0]!.request('set')),
+    ops: async () => [
+      { port: 'guesses' as const, op: 'guess', fields: () => ({}) },
+      { port: 'guesses' as const, op: 'failures', fields: () => ({}) },
+    ],
+  },
+  {
     name: 'many rules and paths (4,096 rules, 256 paths each in one)',
     ops: async (attest) => {
       const paths = `paths = [${Array.from({ length: 256 }, (_, i) => `"/p/${i}"`).join(', ')}]\n`;
@@ -173,8 +204,8 @@ export interface ClassResult {
 }
 
 /** Runs a class: each op against the vault then the same message against the echo. */
-export async function runClass(c: StressClass, ports: { page: Port; agent: Port; echo: Port }, attest: Attester): Promise<ClassResult> {
-  await c.setup?.(ports.page, ports.agent);
+export async function runClass(c: StressClass, ports: Ports, attest: Attester): Promise<ClassResult> {
+  await c.setup?.(ports);
   const ops = await c.ops(attest);
   const beat = heartbeat();
   let vaultMs = 0;
@@ -192,12 +223,14 @@ export async function runClass(c: StressClass, ports: { page: Port; agent: Port;
       };
       const toVault = message();
       const v = await beat.during(async () => {
-        const reply = await toVault(o.port === 'agent' ? ports.agent : ports.page);
-        const error = reply.error ?? reply.reply?.error;
-        if (error) errors.add(`${error.code}: ${error.message}`);
+        const targets = o.port === 'guesses' ? ports.guesses : [ports[o.port]];
+        for (const reply of await Promise.all(targets.map(toVault))) {
+          const error = reply.error ?? reply.reply?.error;
+          if (error) errors.add(`${error.code}: ${error.message}`);
+        }
       });
       const toEcho = message();
-      const e = await beat.during(() => toEcho(ports.echo));
+      const e = await beat.during(() => Promise.all((o.port === 'guesses' ? ports.guesses : [null]).map(() => toEcho(ports.echo))));
       vaultMs = Math.max(vaultMs, v);
       echoMs = Math.max(echoMs, e);
       if (v - e > worstExcessMs || !worstOp) {

@@ -1,6 +1,7 @@
 // Runs in Chromium on the embedder origin: every class of bench/stress-core.ts against the real
-// vault (page and agent ports) and a bare echo on the vault origin, in one run.
-import { CLASSES, openPort, runClass } from './stress-core.ts';
+// vault (page and agent ports, and documents that guess passphrases with its lock) and a bare
+// echo on the vault origin, in one run.
+import { CLASSES, openPorts, runClass } from './stress-core.ts';
 
 const vault = new URLSearchParams(location.search).get('vault')!;
 
@@ -27,12 +28,12 @@ async function attest(path: string, text: string) {
   };
 }
 
-(window as any).runStress = async (only = '') => {
-  const page = await openPort(vault, '/');
-  const agent = await openPort(vault, '/', 'agent');
-  const echo = await openPort(vault, '/bench/echo.html');
+(window as any).runStress = async (only = '', repeat = 1) => {
+  const ports = await openPorts(vault);
   const results = [];
-  for (const c of CLASSES.filter((c) => c.name.includes(only))) results.push(await runClass(c, { page, agent, echo }, attest));
+  for (let run = 0; run < repeat; run++) {
+    for (const c of CLASSES.filter((c) => c.name.includes(only))) results.push(await runClass(c, ports, attest));
+  }
   return results;
 };
 (window as any).stressReady = true;

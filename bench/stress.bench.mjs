@@ -1,8 +1,9 @@
 // The longest main-thread block per hostile input class (README, Limits), in Chromium: each class's
 // ops through the real vault and the same messages to a bare echo document, while a heartbeat in
 // the embedder (whose main thread the same-site vault frame shares) measures; with the JS heap
-// after a collection before and after. `node bench/stress.bench.mjs [--class TEXT] [--profile FILE]`
-// (only the classes whose name holds TEXT; a CPU profile of the run written to FILE).
+// after a collection before and after. `node bench/stress.bench.mjs [--class TEXT] [--repeat N] [--profile FILE]`
+// (only the classes whose name holds TEXT; every class N times in a row; a CPU profile of the run
+// written to FILE).
 import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, ensureChromium } from '../scripts/chromium.mjs';
@@ -28,7 +29,7 @@ try {
     await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
     await cdp.send('Profiler.start');
   }
-  const results = await page.evaluate((only) => window.runStress(only), option('--class') ?? '');
+  const results = await page.evaluate(([only, repeat]) => window.runStress(only, repeat), [option('--class') ?? '', Number(option('--repeat') ?? 1)]);
   if (profile) writeFileSync(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
   const after = await heap();
   const f = (n) => n.toFixed(1);
