@@ -76,18 +76,15 @@ export class Namespaces {
   async load(namespace: string): Promise<LoadedNamespace> {
     const tx = this.db.transaction(['records', 'namespaces', 'policy', 'requests', 'audit']);
     const range = IDBKeyRange.bound([namespace, -Infinity], [namespace, Infinity]);
+    // The newest page in three reads rather than a cursor step per entry (a frame's boot waited on
+    // 101 of them): the key a page back from the newest, then every entry from it on.
     const newest = async () => {
-      const audit: AuditEntry[] = [];
-      let more = false;
-      for await (const cursor of tx.objectStore('audit').index('byNamespace').iterate(range, 'prev')) {
-        if (audit.length === AUDIT_PAGE) {
-          more = true;
-          break;
-        }
-        const { namespace: _, ...entry } = cursor.value;
-        audit.push(entry as AuditEntry);
-      }
-      return { audit, more };
+      const index = tx.objectStore('audit').index('byNamespace');
+      const newestKey = await index.openKeyCursor(range, 'prev');
+      const pageBack = newestKey && (await newestKey.advance(AUDIT_PAGE));
+      const entries = await index.getAll(pageBack ? IDBKeyRange.bound(pageBack.key, [namespace, Infinity]) : range);
+      const audit = entries.reverse().slice(0, AUDIT_PAGE).map(({ namespace: _, ...entry }) => entry as AuditEntry);
+      return { audit, more: entries.length > AUDIT_PAGE };
     };
     const [records, meta, stored, requests, page] = await Promise.all([
       tx.objectStore('records').index('byNamespace').getAll(namespace),

@@ -241,3 +241,37 @@ describe('records', () => {
     expect(findCanaries((await executeServerCommand('console-lines')) as string[])).to.deep.equal([]);
   });
 });
+
+describe("a namespace's first audit page", () => {
+  const OTHER = 'https://other.example';
+  let db: VaultDb;
+  beforeEach(async () => {
+    dbName = `audit-page-test-${crypto.randomUUID()}`;
+    db = await open();
+  });
+  afterEach(async () => {
+    for (const db of opened.splice(0)) db.close();
+    await deleteDB(dbName);
+  });
+
+  /** `n` remove entries of NS, named by their order, interleaved with entries of another namespace. */
+  async function addAudit(n: number) {
+    const tx = db.transaction('audit', 'readwrite');
+    for (let i = 0; i < n; i++) {
+      await tx.store.add({ namespace: NS, at: i, type: 'remove', name: `N${i}` } as never);
+      await tx.store.add({ namespace: OTHER, at: i, type: 'remove', name: `OTHER${i}` } as never);
+    }
+    await tx.done;
+  }
+
+  for (const n of [0, 1, 99, 100, 101, 250]) {
+    it(`loads the newest of ${n} entries, newest first, at most 100, and says whether there are more`, async () => {
+      await addAudit(n);
+      const { audit, auditMore } = await new Namespaces(db).load(NS);
+      const want = Array.from({ length: Math.min(n, 100) }, (_, k) => `N${n - 1 - k}`);
+      expect(audit.map((e) => (e as { name: string }).name)).to.deep.equal(want);
+      expect(audit.every((e) => !('namespace' in e))).to.equal(true);
+      expect(auditMore).to.equal(n > 100);
+    });
+  }
+});
