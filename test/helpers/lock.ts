@@ -34,7 +34,7 @@ export async function embedButton(options: { sandbox?: string; theme?: string; s
   const button: EmbeddedButton = {
     frame,
     said,
-    async until(availability, ms = 5000, since = 0) {
+    async until(availability, ms = 10000, since = 0) {
       const end = Date.now() + ms;
       while (said.at(-1) !== availability || said.length <= since) {
         if (Date.now() > end) throw new Error(`the button said ${JSON.stringify(said)}, not ${availability}, within ${ms} ms`);
@@ -88,7 +88,7 @@ export const popup = {
         "(() => { const a = document.querySelector('vault-popup').shadowRoot.activeElement; return a ? `${a.tagName.toLowerCase()}:${a.id || a.textContent.trim()}` : '' })()",
     }) as Promise<string>,
   /** Waits until the popup's text contains `text`. */
-  async shows(text: string, ms = 5000): Promise<string> {
+  async shows(text: string, ms = 10000): Promise<string> {
     const end = Date.now() + ms;
     for (;;) {
       const now = await popup.text();

@@ -54,7 +54,8 @@ export function windowsPlugin() {
     name: 'windows',
     async executeCommand({ command, payload, session }) {
       if (command !== 'window') return undefined;
-      const { action, url, ms = 5000 } = payload ?? {};
+      // Windows take seconds to open on a loaded machine (Firefox most): wait on them generously.
+      const { action, url, ms = 15000 } = payload ?? {};
       switch (action) {
         case 'wait': {
           const page = await waitForPage(session, url, ms);
