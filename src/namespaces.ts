@@ -83,7 +83,10 @@ export class Namespaces {
       const newestKey = await index.openKeyCursor(range, 'prev');
       const pageBack = newestKey && (await newestKey.advance(AUDIT_PAGE));
       const entries = await index.getAll(pageBack ? IDBKeyRange.bound(pageBack.key, [namespace, Infinity]) : range);
-      const audit = entries.reverse().slice(0, AUDIT_PAGE).map(({ namespace: _, ...entry }) => entry as AuditEntry);
+      const audit = entries
+        .reverse()
+        .slice(0, AUDIT_PAGE)
+        .map(({ namespace: _, ...entry }) => entry as AuditEntry);
       return { audit, more: entries.length > AUDIT_PAGE };
     };
     const [records, meta, stored, requests, page] = await Promise.all([
