@@ -47,6 +47,8 @@ export class NamespaceState {
   audit: AuditEntry[] = [];
   auditMore = false;
   private sorted: StoredRecord[] | null = null;
+  /** The placeholders of records not removed, sorted: kept until one is added, removed or restored. */
+  private live: string[] | null = null;
 
   constructor(
     readonly namespace: string,
@@ -67,6 +69,7 @@ export class NamespaceState {
     this.stored = loaded.stored;
     this.records.clear();
     for (const r of loaded.records) this.records.set(r.name, r);
+    this.live = null;
     this.requests.clear();
     for (const r of [...loaded.requests].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))) this.requests.set(r.id, r);
     this.audit = loaded.audit;
@@ -86,7 +89,10 @@ export class NamespaceState {
     const registered = this.meta.registered;
     this.meta = delta.meta;
     for (const r of delta.records ?? []) {
-      const known = this.records.has(r.name);
+      const before = this.records.get(r.name);
+      const known = before !== undefined;
+      // A rotation keeps its placeholder; anything else may change the live set.
+      if (!known || before.placeholder !== r.placeholder || before.removedAt !== r.removedAt) this.live = null;
       this.records.set(r.name, r);
       // A rotation keeps the order: the sorted list takes the new record in place (no sort per write).
       if (!known) this.sorted = null;
@@ -108,6 +114,15 @@ export class NamespaceState {
   all(): StoredRecord[] {
     this.sorted ??= [...this.records.values()].sort(byName);
     return this.sorted;
+  }
+
+  /** The placeholders of the records not removed, sorted (the `placeholders` event and op). */
+  livePlaceholders(): readonly string[] {
+    this.live ??= this.all()
+      .filter((r) => r.removedAt === undefined)
+      .map((r) => r.placeholder)
+      .sort();
+    return this.live;
   }
 
   private derive() {

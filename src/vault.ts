@@ -243,12 +243,8 @@ export class Vault {
 
   async placeholders(namespace: string): Promise<PlaceholdersView> {
     const state = await this.state(namespace);
-    const placeholders = state
-      .all()
-      .filter((r) => r.removedAt === undefined)
-      .map((r) => r.placeholder);
     return {
-      placeholders: placeholders.sort(),
+      placeholders: [...state.livePlaceholders()],
       scrub: scrubOf({ records: state.all(), meta: state.meta }, this.locked, this.scrubbers.ready(namespace)),
     };
   }
