@@ -84,7 +84,12 @@ const FOLD = 0x20202020;
 
 /** How a pattern is verified against the input. */
 const EXACT = 0; // the bytes as they are (raw)
-const B64 = 1; // the bytes as they are, with one LF or CRLF allowed between any two of them
+const B64 = 1; // base64 of the value, with one LF or CRLF allowed between any two characters
+// A base64 pattern's shape: the value after B64_ALIGN zero bytes (0 to 2), in which alphabet,
+// ending with the padded data's last character and '=' or not. Like a decoding pattern it keeps
+// only its first DECODING_PREFIX characters; verification spells the rest from the value.
+const B64_ALIGN = 3;
+const B64_URL_ALPHABET = 4;
 const HEX = 2; // pairs of hex digits in any case, decoding to the value
 const URL = 3; // %XX in any case, + for a space, or the byte itself, decoding to the value
 const JSON_ = 4; // a JSON string's content (any escape, \uXXXX in any case), decoding to the value
@@ -125,20 +130,137 @@ for (const [c, b] of [
 ] as const)
   JSON_ESCAPE[c.charCodeAt(0)] = b;
 
-/** Base64 of `a` zero bytes followed by `raw`, with padding. */
-function base64(raw: Uint8Array, a: number, chars: Uint8Array): Uint8Array {
-  const n = raw.length + a;
-  const out = new Uint8Array(Math.ceil(n / 3) * 4);
-  const at = (i: number) => (i < a || i >= n ? 0 : raw[i - a]);
-  for (let i = 0, w = 0; i < n; i += 3, w += 4) {
-    const v = (at(i) << 16) | (at(i + 1) << 8) | at(i + 2);
-    out[w] = chars[v >> 18];
-    out[w + 1] = chars[(v >> 12) & 63];
-    out[w + 2] = i + 1 < n ? chars[(v >> 6) & 63] : EQ;
-    out[w + 3] = i + 2 < n ? chars[v & 63] : EQ;
+/** Form names, indexed as the compile records them; PARTIAL is a name's slot for a cut-off form. */
+const FORMS = ['raw', 'base64', 'base64url', 'hex', 'url', 'json', 'partial'] as const;
+const F_RAW = 0;
+const F_B64 = 1;
+const F_B64URL = 2;
+const F_HEX = 3;
+const F_URL = 4;
+const F_JSON = 5;
+const F_PARTIAL = 6;
+
+/**
+ * The distinct byte strings of a compile (the values' raw bytes and every spelling of their
+ * forms), written back to back into one growing buffer and deduplicated as they are added, so
+ * compiling makes no garbage per form. The hash is seeded afresh for every compile, so values
+ * chosen to collide can't be chosen once for all.
+ */
+class Strings {
+  bytes = new Uint8Array(1 << 16);
+  size = 0;
+  count = 0;
+  off = new Int32Array(1024);
+  len = new Int32Array(1024);
+  hash = new Int32Array(1024);
+  /** Per string: RAW_ADDED, FORMS_DONE (on a value's raw bytes), FILTERED* (its grams are in the filter). */
+  flags = new Uint8Array(1024);
+  private table = new Int32Array(2048); // string id + 1, open addressing on the hash
+  private readonly seed = (Math.random() * 2 ** 32) | 0;
+  private mask = 2047;
+
+  /** The id of src[from, to), added if new. */
+  intern(src: Uint8Array, from: number, to: number): number {
+    const n = to - from;
+    let h = this.seed ^ n;
+    let i = from;
+    for (; i + 3 < to; i += 4) {
+      h = Math.imul(h ^ (src[i] | (src[i + 1] << 8) | (src[i + 2] << 16) | (src[i + 3] << 24)), GOLDEN);
+      h ^= h >>> 15;
+    }
+    for (; i < to; i++) h = Math.imul(h ^ src[i], 0x01000193);
+    h ^= h >>> 13;
+    const { table, mask, bytes, off, len } = this;
+    let at = h & mask;
+    for (let e = table[at]; e !== 0; at = (at + 1) & mask, e = table[at]) {
+      const id = e - 1;
+      if (len[id] !== n) continue;
+      const o = off[id];
+      let i = 0;
+      while (i < n && bytes[o + i] === src[from + i]) i++;
+      if (i === n) return id;
+    }
+    if (this.size + n > bytes.length) {
+      const grown = new Uint8Array(Math.max(2 * bytes.length, this.size + n));
+      grown.set(bytes.subarray(0, this.size));
+      this.bytes = grown;
+    }
+    const into = this.bytes;
+    if (n < 16) for (let i = 0; i < n; i++) into[this.size + i] = src[from + i];
+    else into.set(src.subarray(from, to), this.size);
+    const id = this.count++;
+    if (id === this.off.length) {
+      const grow = <T extends Int32Array | Uint8Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(2 * a.length);
+        b.set(a);
+        return b;
+      };
+      this.off = grow(this.off);
+      this.len = grow(this.len);
+      this.hash = grow(this.hash);
+      this.flags = grow(this.flags);
+    }
+    this.off[id] = this.size;
+    this.len[id] = n;
+    this.hash[id] = h;
+    this.size += n;
+    table[at] = id + 1;
+    if (2 * this.count > mask) this.rehash();
+    return id;
   }
-  return out;
+
+  /** A view of string `id` (stays valid when the buffer grows: the old one keeps its bytes). */
+  view(id: number): Uint8Array {
+    return this.bytes.subarray(this.off[id], this.off[id] + this.len[id]);
+  }
+
+  private rehash(): void {
+    const mask = 2 * this.mask + 1;
+    const table = new Int32Array(mask + 1);
+    for (let id = 0; id < this.count; id++) {
+      let at = this.hash[id] & mask;
+      while (table[at] !== 0) at = (at + 1) & mask;
+      table[at] = id + 1;
+    }
+    this.table = table;
+    this.mask = mask;
+  }
 }
+/** On a value's raw bytes: its raw pattern was added. */
+const RAW_ADDED = 1;
+const FILTERED = 1 << 5;
+const FILTERED_B64 = 1 << 6;
+/** On a raw string: its value's encoded forms were added. */
+const FORMS_DONE = 1 << 7;
+
+/**
+ * Characters [from, cut) of the base64 of `a` zero bytes followed by raw[0, n), with padding,
+ * into b64Std[0, cut - from) and, in the base64url alphabet, b64Url; returns whether the two
+ * alphabets' spellings differ anywhere (some character is the 62nd or 63rd).
+ */
+function base64Into(raw: Uint8Array, n: number, a: number, from: number, cut: number): boolean {
+  const total = n + a;
+  let high = 0;
+  for (let g = 0; 3 * g < total; g++) {
+    const j = 3 * g - a;
+    // Zero bytes around the value never make a sextet of 62 or more.
+    const v = ((j >= 0 ? raw[j] : 0) << 16) | (j + 1 >= 0 && j + 1 < n ? raw[j + 1] << 8 : 0) | (j + 2 < n ? raw[j + 2] : 0);
+    // A sextet is 62 or 63 when its top five bits are ones.
+    high |= v & (v << 1) & (v << 2) & (v << 3) & (v << 4);
+    if (4 * g + 4 <= from || 4 * g >= cut) continue;
+    for (let pos = 0; pos < 4; pos++) {
+      const c = 4 * g + pos;
+      if (c < from || c >= cut) continue;
+      const pad = (pos === 2 && 3 * g + 1 >= total) || (pos === 3 && 3 * g + 2 >= total);
+      const x = (v >> (18 - 6 * pos)) & 63;
+      b64Std[c - from] = pad ? EQ : B64_STD[x];
+      b64Url[c - from] = pad ? EQ : B64_URL[x];
+    }
+  }
+  return (high & 0x820820) !== 0;
+}
+const b64Std = new Uint8Array(DECODING_PREFIX);
+const b64Url = new Uint8Array(DECODING_PREFIX);
 
 const LOWER_HEX = enc.encode('0123456789abcdef');
 /** Bytes each URL encoder leaves as they are (all write the others as %XX, the form encoder a space as +). */
@@ -154,53 +276,38 @@ const URL_ENCODERS: [keep: Uint8Array, plus: boolean][] = [
 ];
 
 /**
- * Writes the first DECODING_PREFIX bytes of a spelling into a shared scratch buffer (a decoding
- * pattern keeps no more), so compiling makes no garbage per character.
+ * The first DECODING_PREFIX bytes of a decoding form's spelling, written into a shared scratch
+ * buffer (a decoding pattern keeps no more).
  */
-class Writer {
-  static readonly scratch = new Uint8Array(DECODING_PREFIX + 12);
-  readonly buf = Writer.scratch;
-  at = 0;
-  get full() {
-    return this.at >= DECODING_PREFIX;
-  }
-  byte(b: number) {
-    this.buf[this.at++] = b;
-  }
-  /** `\uXXXX` with lower-case hex digits. */
-  u(code: number) {
-    const { buf } = this;
-    buf[this.at++] = 92;
-    buf[this.at++] = 117;
-    for (let shift = 12; shift >= 0; shift -= 4) buf[this.at++] = LOWER_HEX[(code >> shift) & 15];
-  }
-  done(): Uint8Array {
-    return this.buf.slice(0, Math.min(this.at, DECODING_PREFIX));
+const prefix = new Uint8Array(DECODING_PREFIX + 12);
+let prefixLen = 0;
+/** `\uXXXX` with lower-case hex digits. */
+function writeU(code: number): void {
+  prefix[prefixLen++] = 92;
+  prefix[prefixLen++] = 117;
+  for (let shift = 12; shift >= 0; shift -= 4) prefix[prefixLen++] = LOWER_HEX[(code >> shift) & 15];
+}
+
+function hexForm(raw: Uint8Array): void {
+  prefixLen = 0;
+  for (let i = 0; i < raw.length && prefixLen < DECODING_PREFIX; i++) {
+    prefix[prefixLen++] = LOWER_HEX[raw[i] >> 4];
+    prefix[prefixLen++] = LOWER_HEX[raw[i] & 15];
   }
 }
 
-function hexForm(raw: Uint8Array): Uint8Array {
-  const out = new Uint8Array(Math.min(raw.length * 2, DECODING_PREFIX));
-  for (let i = 0; i < out.length / 2; i++) {
-    out[2 * i] = LOWER_HEX[raw[i] >> 4];
-    out[2 * i + 1] = LOWER_HEX[raw[i] & 15];
-  }
-  return out;
-}
-
-function urlForm(raw: Uint8Array, keep: Uint8Array, plus: boolean): Uint8Array {
-  const w = new Writer();
-  for (let i = 0; i < raw.length && !w.full; i++) {
+function urlForm(raw: Uint8Array, keep: Uint8Array, plus: boolean): void {
+  prefixLen = 0;
+  for (let i = 0; i < raw.length && prefixLen < DECODING_PREFIX; i++) {
     const b = raw[i];
-    if (keep[b]) w.byte(b);
-    else if (plus && b === 32) w.byte(43);
+    if (keep[b]) prefix[prefixLen++] = b;
+    else if (plus && b === 32) prefix[prefixLen++] = 43;
     else {
-      w.byte(37);
-      w.byte(LOWER_HEX[b >> 4]);
-      w.byte(LOWER_HEX[b & 15]);
+      prefix[prefixLen++] = 37;
+      prefix[prefixLen++] = LOWER_HEX[b >> 4];
+      prefix[prefixLen++] = LOWER_HEX[b & 15];
     }
   }
-  return w.done();
 }
 
 // Which characters a JSON writer escapes as \uXXXX, besides what JSON requires.
@@ -225,9 +332,9 @@ for (const [b, c] of [
  * `\/` (PHP); `escapes` (ESC_* bits) says which characters become `\uXXXX` (UTF-16 code units, so
  * astral ones as a surrogate pair). Everything else as JSON.stringify writes it.
  */
-function jsonForm(raw: Uint8Array, slash: boolean, escapes: number): Uint8Array {
-  const w = new Writer();
-  for (let i = 0; i < raw.length && !w.full; ) {
+function jsonForm(raw: Uint8Array, slash: boolean, escapes: number): void {
+  prefixLen = 0;
+  for (let i = 0; i < raw.length && prefixLen < DECODING_PREFIX; ) {
     const b = raw[i];
     const size = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
     let cp = size === 1 ? b : b & (0x7f >> size);
@@ -235,42 +342,52 @@ function jsonForm(raw: Uint8Array, slash: boolean, escapes: number): Uint8Array 
     const go = cp === 60 || cp === 62 || cp === 38 || cp === 0x2028 || cp === 0x2029;
     if (escapes & ESC_ALL || (escapes & ESC_GO && go) || (escapes & ESC_NON_ASCII && cp > 0x7f)) {
       if (cp > 0xffff) {
-        w.u(0xd800 + ((cp - 0x10000) >> 10));
-        w.u(0xdc00 + ((cp - 0x10000) & 0x3ff));
-      } else w.u(cp);
+        writeU(0xd800 + ((cp - 0x10000) >> 10));
+        writeU(0xdc00 + ((cp - 0x10000) & 0x3ff));
+      } else writeU(cp);
     } else if (SHORT_ESCAPE[b] && size === 1) {
-      w.byte(92);
-      w.byte(SHORT_ESCAPE[b]);
-    } else if (b < 0x20) w.u(b);
+      prefix[prefixLen++] = 92;
+      prefix[prefixLen++] = SHORT_ESCAPE[b];
+    } else if (b < 0x20) writeU(b);
     else if (slash && b === 47) {
-      w.byte(92);
-      w.byte(47);
-    } else for (let k = 0; k < size; k++) w.byte(raw[i + k]);
+      prefix[prefixLen++] = 92;
+      prefix[prefixLen++] = 47;
+    } else for (let k = 0; k < size; k++) prefix[prefixLen++] = raw[i + k];
     i += size;
   }
-  return w.done();
 }
 
 /**
- * Every spelling of every encoded form of a value (a decoding form's first DECODING_PREFIX bytes);
- * duplicates and base64 equal to raw are dropped later.
+ * Every spelling of every encoded form of a value (a decoding form's first DECODING_PREFIX bytes),
+ * interned into `s`, as (form, kind, string id) triples appended to `out`; a base64 spelling
+ * equal to the raw bytes and repeats within the value are dropped later.
  */
-function encodedForms(raw: Uint8Array): [form: string, kind: number, bytes: Uint8Array][] {
-  const out: [string, number, Uint8Array][] = [];
+function encodedForms(raw: Uint8Array, s: Strings, out: number[]): void {
   const n = raw.length;
   for (let a = 0; a < 3; a++) {
     // The value's bytes after `a` unknown bytes: keep only the characters made of value bits alone.
-    const std = base64(raw, a, B64_STD);
-    const url = base64(raw, a, B64_URL);
+    const full = Math.ceil((n + a) / 3) * 4;
     const from = Math.ceil((8 * a) / 6);
     const to = Math.floor((8 * (a + n)) / 6);
-    out.push(['base64', B64, std.subarray(from, to)], ['base64url', B64, url.subarray(from, to)]);
+    const cut = Math.min(full, from + DECODING_PREFIX);
+    const differ = base64Into(raw, n, a, from, cut);
     // The value ending padded data: its last partial character (zero bits after it), then '='.
-    if ((a + n) % 3) out.push(['base64', B64, std.subarray(from)], ['base64url', B64, url.subarray(from)]);
+    for (let end = to, padded = 0; padded < 2; padded++, end = full) {
+      if (padded && (a + n) % 3 === 0) break;
+      const length = Math.min(end, cut) - from;
+      const std = s.intern(b64Std, 0, length);
+      const shape = a | (padded << 3) | ((end - from) << 4);
+      out.push(F_B64, B64, std, shape);
+      if (differ) out.push(F_B64URL, B64, s.intern(b64Url, 0, length), shape | B64_URL_ALPHABET);
+    }
   }
   // Lower case only: verification reads hex digits in any case.
-  out.push(['hex', HEX, hexForm(raw)]);
-  for (const [keep, plus] of URL_ENCODERS) out.push(['url', URL, urlForm(raw, keep, plus)]);
+  hexForm(raw);
+  out.push(F_HEX, HEX, s.intern(prefix, 0, Math.min(prefixLen, DECODING_PREFIX)), 0);
+  for (const [keep, plus] of URL_ENCODERS) {
+    urlForm(raw, keep, plus);
+    out.push(F_URL, URL, s.intern(prefix, 0, Math.min(prefixLen, DECODING_PREFIX)), 0);
+  }
   // Only the spellings that differ: a writer's escapes matter only where the value has such characters.
   let has = 0;
   let slash = false;
@@ -280,25 +397,16 @@ function encodedForms(raw: Uint8Array): [form: string, kind: number, bytes: Uint
     if (b > 0x7f) has |= ESC_NON_ASCII;
     else if (b === 47) slash = true;
   }
+  const json = (slash: boolean, escapes: number) => {
+    jsonForm(raw, slash, escapes);
+    out.push(F_JSON, JSON_, s.intern(prefix, 0, Math.min(prefixLen, DECODING_PREFIX)), 0);
+  };
   for (let e = 0; e <= (ESC_GO | ESC_NON_ASCII); e++) {
     if ((e & has) !== e) continue;
-    out.push(['json', JSON_, jsonForm(raw, false, e)]);
-    if (slash) out.push(['json', JSON_, jsonForm(raw, true, e)]);
+    json(false, e);
+    if (slash) json(true, e);
   }
-  out.push(['json', JSON_, jsonForm(raw, false, ESC_ALL)]);
-  return out;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function fnv(b: Uint8Array, seed: number): number {
-  let h = 0x811c9dc5 ^ seed;
-  for (let i = 0; i < b.length; i++) h = Math.imul(h ^ b[i], 0x01000193);
-  return h & 0x3fffffff; // a small integer, cheap as a Map key
+  json(false, ESC_ALL);
 }
 
 // ── Tables ─────────────────────────────────────────────────────────────────────────────
@@ -313,6 +421,7 @@ interface Tables {
   rawLen: Int32Array;
   slot: Int32Array; // pattern → index into slots (one per name and form)
   partial: Int32Array; // pattern → its name's `partial` slot
+  b64: Uint8Array; // a base64 pattern's shape: its alignment (B64_ALIGN), alphabet and padding
   slots: { name: string; form: string }[];
   rep: Uint8Array[]; // slot → replacement
   // Sampling filter on the folded 4 bytes at x. `bloom` (a bitset small enough to stay in cache):
@@ -423,77 +532,91 @@ function addKey(t: Filling, k: number): number {
   return h;
 }
 
+/** Each string's UTF-8, as views of one buffer. */
+function encodeAll(strings: string[]): Uint8Array[] {
+  const joined = strings.join('');
+  const bytes = enc.encode(joined);
+  if (bytes.length !== joined.length) return strings.map((r) => enc.encode(r));
+  let at = 0;
+  return strings.map((r) => bytes.subarray(at, (at += r.length)));
+}
+
 function build(values: readonly ScrubValue[]): Tables {
-  const store: Uint8Array[] = []; // distinct byte strings
-  const firstOfHash = new Map<number, number>(); // FNV hash → newest string, chained by `sameHash`
-  const sameHash: number[] = [];
-  const keep = (bytes: Uint8Array): number => {
-    const h = fnv(bytes, 0);
-    const first = firstOfHash.get(h) ?? -1;
-    for (let i = first; i >= 0; i = sameHash[i]) if (sameBytes(store[i], bytes)) return i;
-    sameHash.push(first);
-    firstOfHash.set(h, store.length);
-    return store.push(bytes) - 1;
-  };
+  const s = new Strings();
   const pBytes: number[] = [];
   const pKind: number[] = [];
   const pRaw: number[] = [];
   const pSlot: number[] = [];
   const pPartial: number[] = [];
-  const seen = new Set<number>(); // kind × 2^26 + store index
+  const pShape: number[] = []; // a base64 pattern's shape (B64_* bits, its length << 4)
   const slots: { name: string; form: string }[] = [];
-  const rep: Uint8Array[] = [];
-  // Per name: its slot per form (the first value of a name decides its replacements).
-  const slotsByName = new Map<string, Map<string, number>>();
-  const raws = values.map((v, i) => {
-    const raw = enc.encode(v.value);
+  // Slot → the text that replaces its matches: a name's `partial` slot and every encoded form's
+  // `[redacted:NAME]` (one shared array), a `raw` slot the placeholder. Encoded together at the end.
+  const repText: string[] = [];
+  const repOf: number[] = []; // slot → the slot whose text it shares
+  // Per name (by first appearance), its slot per form, -1 for none yet: the first value of a name
+  // decides its replacements.
+  const nameIndex = new Map<string, number>();
+  const slotOf = new Int32Array(values.length * FORMS.length).fill(-1);
+  const rawIds = values.map((v, i) => {
+    const raw = encodeScratch(v.value);
     // The name, never the value, goes into the message.
     if (raw.length < MIN_VALUE_BYTES) throw new RangeError(`scrubber: value #${i} (${v.name}) is shorter than ${MIN_VALUE_BYTES} bytes`);
     if (raw.length > MAX_VALUE_BYTES) throw new RangeError(`scrubber: value #${i} (${v.name}) is longer than 1 MiB`);
-    return raw;
+    return s.intern(raw, 0, raw.length);
   });
-  const rawIds = raws.map(keep);
-  const add = (bytes: number, kind: number, v: number, form: string) => {
-    // A decoding pattern is its kind, its value and its first bytes (what the filter and the key read).
-    const id = ((kind >= HEX ? rawIds[v] : 0) * 2 ** 24 + bytes) * 8 + kind;
-    if (seen.has(id)) return;
-    seen.add(id);
+  const add = (bytes: number, kind: number, v: number, form: number, shape: number) => {
     const name = values[v].name;
-    let forms = slotsByName.get(name);
-    if (!forms) {
-      slotsByName.set(name, (forms = new Map()));
-      forms.set('partial', slots.push({ name, form: 'partial' }) - 1);
-      rep.push(enc.encode(`[redacted:${name}]`));
+    let at = nameIndex.get(name);
+    if (at === undefined) {
+      nameIndex.set(name, (at = nameIndex.size * FORMS.length));
+      slotOf[at + F_PARTIAL] = slots.push({ name, form: 'partial' }) - 1;
+      repOf.push(repText.push(`[redacted:${name}]`) - 1);
     }
-    let slot = forms.get(form);
-    if (slot === undefined) {
-      forms.set(form, (slot = slots.push({ name, form }) - 1));
-      rep.push(form === 'raw' ? enc.encode(values[v].placeholder) : rep[forms.get('partial')!]);
+    let slot = slotOf[at + form];
+    if (slot < 0) {
+      slotOf[at + form] = slot = slots.push({ name, form: FORMS[form] }) - 1;
+      repOf.push(form === F_RAW ? repText.push(values[v].placeholder) - 1 : repOf[slotOf[at + F_PARTIAL]]);
     }
     pBytes.push(bytes);
     pKind.push(kind);
     pRaw.push(rawIds[v]);
     pSlot.push(slot);
-    pPartial.push(forms.get('partial')!);
+    pPartial.push(slotOf[at + F_PARTIAL]);
+    pShape.push(shape);
   };
   // Raw forms first, so a value that is also another's encoded form comes back as its placeholder.
-  values.forEach((_, i) => add(rawIds[i], EXACT, i, 'raw'));
-  values.forEach((_, i) => {
-    for (const [form, kind, bytes] of encodedForms(raws[i])) {
-      // A decoding form equal to the raw bytes stays: it catches the value with later characters escaped.
-      if (kind === B64 && sameBytes(bytes, raws[i])) continue;
-      add(keep(bytes), kind, i, form);
-    }
-  });
-
-  let total = 0;
-  for (const b of store) total += b.length;
-  const pat = new Uint8Array(total);
-  const storeOff = new Int32Array(store.length);
-  for (let i = 0, at = 0; i < store.length; at += store[i].length, i++) {
-    storeOff[i] = at;
-    pat.set(store[i], at);
+  for (let v = 0; v < values.length; v++) {
+    if (s.flags[rawIds[v]] & RAW_ADDED) continue;
+    s.flags[rawIds[v]] |= RAW_ADDED;
+    add(rawIds[v], EXACT, v, F_RAW, 0);
   }
+  const forms: number[] = [];
+  const decoding: number[] = []; // this value's decoding patterns so far: string id × 8 + kind
+  for (let v = 0; v < values.length; v++) {
+    // A value met before (under any name) has all its patterns already.
+    if (s.flags[rawIds[v]] & FORMS_DONE) continue;
+    s.flags[rawIds[v]] |= FORMS_DONE;
+    forms.length = 0;
+    decoding.length = 0;
+    encodedForms(s.view(rawIds[v]), s, forms);
+    for (let f = 0; f < forms.length; f += 4) {
+      const kind = forms[f + 1];
+      const bytes = forms[f + 2];
+      // A decoding pattern is its kind, its value and its first bytes (what the filter and the key
+      // read); a base64 one also its shape, and every shape of a value comes once.
+      if (kind !== B64) {
+        const id = bytes * 8 + kind;
+        if (decoding.includes(id)) continue;
+        decoding.push(id);
+      }
+      add(bytes, kind, v, forms[f], forms[f + 3]);
+    }
+  }
+
+  const pat = s.bytes.slice(0, s.size);
+  const texts = encodeAll(repText);
+  const rep = repOf.map((k) => texts[k]);
   const count = pBytes.length;
   const off = new Int32Array(count);
   const len = new Int32Array(count);
@@ -502,13 +625,15 @@ function build(values: readonly ScrubValue[]): Tables {
   const rawLen = new Int32Array(count);
   const slot = Int32Array.from(pSlot);
   const partial = Int32Array.from(pPartial);
+  const b64 = new Uint8Array(count);
   let minLen = Infinity;
   let horizon = 0;
   for (let i = 0; i < count; i++) {
-    off[i] = storeOff[pBytes[i]];
-    len[i] = store[pBytes[i]].length;
-    raw[i] = storeOff[pRaw[i]];
-    rawLen[i] = store[pRaw[i]].length;
+    off[i] = s.off[pBytes[i]];
+    len[i] = kind[i] === B64 ? pShape[i] >> 4 : s.len[pBytes[i]];
+    b64[i] = pShape[i] & 15;
+    raw[i] = s.off[pRaw[i]];
+    rawLen[i] = s.len[pRaw[i]];
     minLen = Math.min(minLen, len[i]);
     horizon = Math.max(horizon, spanOf(kind[i], len[i], rawLen[i]));
   }
@@ -542,12 +667,12 @@ function build(values: readonly ScrubValue[]): Tables {
     b64Bits[g] = 1 << g;
     if (g > 0) for (let o = g + 1; o < step; o++) b64Bits[g] |= 1 << (8 + o);
   }
-  const inFilter = new Set<number>(); // offset in `pat` × 2 + base64: the same bytes give the same entries
   const t = { pat, step, b64Bits, bloom, bloomShift, gram, gram2, gramShift, breaks, breakShift, keys, keyFrom, keyTo, keyMask };
   for (let i = 0; i < count; i++) {
-    const entry = 2 * off[i] + (kind[i] === B64 ? 1 : 0);
-    if (!inFilter.has(entry)) {
-      inFilter.add(entry);
+    // The same bytes give the same entries.
+    const filtered = kind[i] === B64 ? FILTERED_B64 : FILTERED;
+    if (!(s.flags[pBytes[i]] & filtered)) {
+      s.flags[pBytes[i]] |= filtered;
       addGrams(t, off[i], len[i], kind[i] === B64);
     }
     keyOf[i] = addKey(t, keyOfPattern(pat, off[i], len[i]));
@@ -572,6 +697,7 @@ function build(values: readonly ScrubValue[]): Tables {
     rawLen,
     slot,
     partial,
+    b64,
     slots,
     rep,
     step,
@@ -592,7 +718,25 @@ function build(values: readonly ScrubValue[]): Tables {
 }
 
 function tableBytes(t: Tables): number {
-  const typed = [t.pat, t.off, t.len, t.kind, t.raw, t.rawLen, t.slot, t.partial, t.bloom, t.breaks, t.gram, t.gram2, t.keys, t.keyFrom, t.keyTo, t.list];
+  const typed = [
+    t.pat,
+    t.off,
+    t.len,
+    t.kind,
+    t.raw,
+    t.rawLen,
+    t.slot,
+    t.partial,
+    t.b64,
+    t.bloom,
+    t.breaks,
+    t.gram,
+    t.gram2,
+    t.keys,
+    t.keyFrom,
+    t.keyTo,
+    t.list,
+  ];
   return typed.reduce((n, a) => n + a.byteLength, 0) + t.rep.reduce((n, r) => n + r.byteLength, 0);
 }
 
@@ -610,13 +754,30 @@ function verify(t: Tables, p: number, d: Uint8Array, s: number, n: number): numb
       return end;
     }
     case B64: {
+      const shape = t.b64[p];
+      const a = shape & B64_ALIGN;
+      const chars = shape & B64_URL_ALPHABET ? B64_URL : B64_STD;
+      const r = t.raw[p];
+      const size = t.rawLen[p];
+      const total = size + a;
+      const from = Math.ceil((8 * a) / 6);
+      let v = 0;
       let i = s;
-      for (let o = t.off[p], end = o + t.len[p]; o < end; o++, i++) {
-        if (o > t.off[p] && i < n) {
+      for (let c = from, end = from + t.len[p]; c < end; c++, i++) {
+        if (c > from && i < n) {
           if (d[i] === 10) i++;
           else if (d[i] === 13 && i + 1 < n && d[i + 1] === 10) i += 2;
         }
-        if (i >= n || d[i] !== pat[o]) return -1;
+        if (i >= n) return -1;
+        // Character c of base64(a zero bytes, then the value), group by group.
+        const pos = c & 3;
+        const at = c - pos - (c >> 2); // 3 × the group, the group's first byte after the zeros
+        if (pos === 0 || c === from) {
+          const j = r + at - a;
+          v = ((at >= a ? pat[j] : 0) << 16) | (at + 1 >= a && at + 1 < total ? pat[j + 1] << 8 : 0) | (at + 2 < total ? pat[j + 2] : 0);
+        }
+        const expected = (pos === 2 && at + 1 >= total) || (pos === 3 && at + 2 >= total) ? EQ : chars[(v >> (18 - 6 * pos)) & 63];
+        if (d[i] !== expected) return -1;
       }
       return i;
     }
@@ -993,6 +1154,7 @@ export function tableBuffers(t: ScrubTables): ArrayBuffer[] {
     t.rawLen,
     t.slot,
     t.partial,
+    t.b64,
     t.bloom,
     t.breaks,
     t.gram,
