@@ -209,11 +209,6 @@ class Strings {
     return id;
   }
 
-  /** A view of string `id` (stays valid when the buffer grows: the old one keeps its bytes). */
-  view(id: number): Uint8Array {
-    return this.bytes.subarray(this.off[id], this.off[id] + this.len[id]);
-  }
-
   private rehash(): void {
     const mask = 2 * this.mask + 1;
     const table = new Int32Array(mask + 1);
@@ -234,20 +229,14 @@ const FILTERED_B64 = 1 << 6;
 const FORMS_DONE = 1 << 7;
 
 /**
- * Characters [from, cut) of the base64 of `a` zero bytes followed by raw[0, n), with padding,
- * into b64Std[0, cut - from) and, in the base64url alphabet, b64Url; returns whether the two
- * alphabets' spellings differ anywhere (some character is the 62nd or 63rd).
+ * Characters [from, cut) of the base64 of `a` zero bytes followed by the value raw[o, o + n),
+ * with padding, into b64Std[0, cut - from) and, in the base64url alphabet, b64Url.
  */
-function base64Into(raw: Uint8Array, n: number, a: number, from: number, cut: number): boolean {
+function base64Into(raw: Uint8Array, o: number, n: number, a: number, from: number, cut: number): void {
   const total = n + a;
-  let high = 0;
-  for (let g = 0; 3 * g < total; g++) {
+  for (let g = from >> 2; 4 * g < cut; g++) {
     const j = 3 * g - a;
-    // Zero bytes around the value never make a sextet of 62 or more.
-    const v = ((j >= 0 ? raw[j] : 0) << 16) | (j + 1 >= 0 && j + 1 < n ? raw[j + 1] << 8 : 0) | (j + 2 < n ? raw[j + 2] : 0);
-    // A sextet is 62 or 63 when its top five bits are ones.
-    high |= v & (v << 1) & (v << 2) & (v << 3) & (v << 4);
-    if (4 * g + 4 <= from || 4 * g >= cut) continue;
+    const v = ((j >= 0 ? raw[o + j] : 0) << 16) | (j + 1 >= 0 && j + 1 < n ? raw[o + j + 1] << 8 : 0) | (j + 2 < n ? raw[o + j + 2] : 0);
     for (let pos = 0; pos < 4; pos++) {
       const c = 4 * g + pos;
       if (c < from || c >= cut) continue;
@@ -257,7 +246,23 @@ function base64Into(raw: Uint8Array, n: number, a: number, from: number, cut: nu
       b64Url[c - from] = pad ? EQ : B64_URL[x];
     }
   }
-  return (high & 0x820820) !== 0;
+}
+
+/**
+ * Per alignment a (bit a), whether the base64 of `a` zero bytes followed by raw[o, o + n) uses
+ * the 62nd or 63rd character, where the two alphabets differ: a sextet of 62 or more is five
+ * ones, and alignment a's sextets start at the value's bits 6k - 8a, so at offsets 0, 4 and 2
+ * modulo 6 for a = 0, 1, 2 (zero bytes around the value never make five ones).
+ */
+function highSextets(raw: Uint8Array, o: number, n: number): number {
+  let m = 0;
+  for (let i = 0; i < n; i += 3) {
+    // Bit 31 - t of w is the value's bit 8i + t; five ones start at t where m has a one.
+    const w = (raw[o + i] << 24) | (i + 1 < n ? raw[o + i + 1] << 16 : 0) | (i + 2 < n ? raw[o + i + 2] << 8 : 0) | (i + 3 < n ? raw[o + i + 3] : 0);
+    m |= w & (w << 1) & (w << 2) & (w << 3) & (w << 4);
+  }
+  // Starts t < 24 in each 3-byte step (8i + t ≡ t modulo 6): t ≡ 0, 4, 2 (mod 6).
+  return (m & 0x82082000 ? 1 : 0) | (m & 0x08208200 ? 2 : 0) | (m & 0x20820800 ? 4 : 0);
 }
 const b64Std = new Uint8Array(DECODING_PREFIX);
 const b64Url = new Uint8Array(DECODING_PREFIX);
@@ -288,17 +293,17 @@ function writeU(code: number): void {
   for (let shift = 12; shift >= 0; shift -= 4) prefix[prefixLen++] = LOWER_HEX[(code >> shift) & 15];
 }
 
-function hexForm(raw: Uint8Array): void {
+function hexForm(raw: Uint8Array, o: number, n: number): void {
   prefixLen = 0;
-  for (let i = 0; i < raw.length && prefixLen < DECODING_PREFIX; i++) {
+  for (let i = o; i < o + n && prefixLen < DECODING_PREFIX; i++) {
     prefix[prefixLen++] = LOWER_HEX[raw[i] >> 4];
     prefix[prefixLen++] = LOWER_HEX[raw[i] & 15];
   }
 }
 
-function urlForm(raw: Uint8Array, keep: Uint8Array, plus: boolean): void {
+function urlForm(raw: Uint8Array, o: number, n: number, keep: Uint8Array, plus: boolean): void {
   prefixLen = 0;
-  for (let i = 0; i < raw.length && prefixLen < DECODING_PREFIX; i++) {
+  for (let i = o; i < o + n && prefixLen < DECODING_PREFIX; i++) {
     const b = raw[i];
     if (keep[b]) prefix[prefixLen++] = b;
     else if (plus && b === 32) prefix[prefixLen++] = 43;
@@ -332,9 +337,9 @@ for (const [b, c] of [
  * `\/` (PHP); `escapes` (ESC_* bits) says which characters become `\uXXXX` (UTF-16 code units, so
  * astral ones as a surrogate pair). Everything else as JSON.stringify writes it.
  */
-function jsonForm(raw: Uint8Array, slash: boolean, escapes: number): void {
+function jsonForm(raw: Uint8Array, o: number, n: number, slash: boolean, escapes: number): void {
   prefixLen = 0;
-  for (let i = 0; i < raw.length && prefixLen < DECODING_PREFIX; ) {
+  for (let i = o; i < o + n && prefixLen < DECODING_PREFIX; ) {
     const b = raw[i];
     const size = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
     let cp = size === 1 ? b : b & (0x7f >> size);
@@ -362,15 +367,15 @@ function jsonForm(raw: Uint8Array, slash: boolean, escapes: number): void {
  * interned into `s`, as (form, kind, string id) triples appended to `out`; a base64 spelling
  * equal to the raw bytes and repeats within the value are dropped later.
  */
-function encodedForms(raw: Uint8Array, s: Strings, out: number[]): void {
-  const n = raw.length;
+function encodedForms(raw: Uint8Array, o: number, n: number, s: Strings, out: number[]): void {
+  const high = highSextets(raw, o, n);
   for (let a = 0; a < 3; a++) {
     // The value's bytes after `a` unknown bytes: keep only the characters made of value bits alone.
     const full = Math.ceil((n + a) / 3) * 4;
     const from = Math.ceil((8 * a) / 6);
     const to = Math.floor((8 * (a + n)) / 6);
     const cut = Math.min(full, from + DECODING_PREFIX);
-    const differ = base64Into(raw, n, a, from, cut);
+    base64Into(raw, o, n, a, from, cut);
     // The value ending padded data: its last partial character (zero bits after it), then '='.
     for (let end = to, padded = 0; padded < 2; padded++, end = full) {
       if (padded && (a + n) % 3 === 0) break;
@@ -378,35 +383,34 @@ function encodedForms(raw: Uint8Array, s: Strings, out: number[]): void {
       const std = s.intern(b64Std, 0, length);
       const shape = a | (padded << 3) | ((end - from) << 4);
       out.push(F_B64, B64, std, shape);
-      if (differ) out.push(F_B64URL, B64, s.intern(b64Url, 0, length), shape | B64_URL_ALPHABET);
+      if (high & (1 << a)) out.push(F_B64URL, B64, s.intern(b64Url, 0, length), shape | B64_URL_ALPHABET);
     }
   }
   // Lower case only: verification reads hex digits in any case.
-  hexForm(raw);
+  hexForm(raw, o, n);
   out.push(F_HEX, HEX, s.intern(prefix, 0, Math.min(prefixLen, DECODING_PREFIX)), 0);
-  for (const [keep, plus] of URL_ENCODERS) {
-    urlForm(raw, keep, plus);
+  for (let e = 0; e < URL_ENCODERS.length; e++) {
+    urlForm(raw, o, n, URL_ENCODERS[e][0], URL_ENCODERS[e][1]);
     out.push(F_URL, URL, s.intern(prefix, 0, Math.min(prefixLen, DECODING_PREFIX)), 0);
   }
   // Only the spellings that differ: a writer's escapes matter only where the value has such characters.
   let has = 0;
   let slash = false;
-  for (let i = 0; i < n; i++) {
+  for (let i = o; i < o + n; i++) {
     const b = raw[i];
     if (b === 60 || b === 62 || b === 38 || (b === 0xe2 && raw[i + 1] === 0x80 && (raw[i + 2] === 0xa8 || raw[i + 2] === 0xa9))) has |= ESC_GO;
     if (b > 0x7f) has |= ESC_NON_ASCII;
     else if (b === 47) slash = true;
   }
-  const json = (slash: boolean, escapes: number) => {
-    jsonForm(raw, slash, escapes);
-    out.push(F_JSON, JSON_, s.intern(prefix, 0, Math.min(prefixLen, DECODING_PREFIX)), 0);
-  };
-  for (let e = 0; e <= (ESC_GO | ESC_NON_ASCII); e++) {
-    if ((e & has) !== e) continue;
-    json(false, e);
-    if (slash) json(true, e);
+  for (let e = 0; e <= (ESC_GO | ESC_NON_ASCII) + 1; e++) {
+    // Every subset of the escapes the value has, then every character escaped.
+    const escapes = e > (ESC_GO | ESC_NON_ASCII) ? ESC_ALL : e;
+    if (escapes !== ESC_ALL && (e & has) !== e) continue;
+    for (let slashed = 0; slashed < (slash && escapes !== ESC_ALL ? 2 : 1); slashed++) {
+      jsonForm(raw, o, n, slashed === 1, escapes);
+      out.push(F_JSON, JSON_, s.intern(prefix, 0, Math.min(prefixLen, DECODING_PREFIX)), 0);
+    }
   }
-  json(false, ESC_ALL);
 }
 
 // ── Tables ─────────────────────────────────────────────────────────────────────────────
@@ -559,11 +563,12 @@ function build(values: readonly ScrubValue[]): Tables {
   const nameIndex = new Map<string, number>();
   const slotOf = new Int32Array(values.length * FORMS.length).fill(-1);
   const rawIds = values.map((v, i) => {
-    const raw = encodeScratch(v.value);
     // The name, never the value, goes into the message.
-    if (raw.length < MIN_VALUE_BYTES) throw new RangeError(`scrubber: value #${i} (${v.name}) is shorter than ${MIN_VALUE_BYTES} bytes`);
-    if (raw.length > MAX_VALUE_BYTES) throw new RangeError(`scrubber: value #${i} (${v.name}) is longer than 1 MiB`);
-    return s.intern(raw, 0, raw.length);
+    // UTF-8 takes at least a byte per code unit: a longer string isn't encoded at all.
+    const size = v.value.length > MAX_VALUE_BYTES ? Infinity : encodeIntoScratch(v.value);
+    if (size < MIN_VALUE_BYTES) throw new RangeError(`scrubber: value #${i} (${v.name}) is shorter than ${MIN_VALUE_BYTES} bytes`);
+    if (size > MAX_VALUE_BYTES) throw new RangeError(`scrubber: value #${i} (${v.name}) is longer than 1 MiB`);
+    return s.intern(scratch, 0, size);
   });
   const add = (bytes: number, kind: number, v: number, form: number, shape: number) => {
     const name = values[v].name;
@@ -599,7 +604,7 @@ function build(values: readonly ScrubValue[]): Tables {
     s.flags[rawIds[v]] |= FORMS_DONE;
     forms.length = 0;
     decoding.length = 0;
-    encodedForms(s.view(rawIds[v]), s, forms);
+    encodedForms(s.bytes, s.off[rawIds[v]], s.len[rawIds[v]], s, forms);
     for (let f = 0; f < forms.length; f += 4) {
       const kind = forms[f + 1];
       const bytes = forms[f + 2];
@@ -1121,6 +1126,13 @@ function emit(t: Tables, d: Uint8Array, done: number, limit: number, m: number[]
 /** Reused for strings up to 1 MiB (3 MiB of UTF-8 at most); larger ones get their own. */
 let scratch = new Uint8Array(0);
 const SCRATCH_MAX = 3 * 2 ** 20;
+
+/** Writes the UTF-8 of a string of at most 1 MiB code units into `scratch`; returns its length. */
+function encodeIntoScratch(text: string): number {
+  const need = 3 * text.length;
+  if (scratch.length < need) scratch = new Uint8Array(Math.max(need, 2 * scratch.length, 4096));
+  return enc.encodeInto(text, scratch).written;
+}
 
 /** The UTF-8 of `text`, valid until the next call. */
 function encodeScratch(text: string): Uint8Array {
