@@ -108,14 +108,14 @@ function readBroad(path: string): Broad {
   const start: number[] = [];
   const end: number[] = [];
   if (text.length > 0) {
-    // By the segments' lengths: a native split, then one step a segment rather than a character.
-    let at = 0;
-    for (const segment of text.split('/')) {
-      start.push(at);
-      at += segment.length;
-      end.push(at);
-      at++;
+    // One read by character codes: a split would make a string of every segment.
+    start.push(0);
+    for (let i = 0; i < text.length; i++) {
+      if (text.charCodeAt(i) !== 0x2f) continue;
+      end.push(i);
+      start.push(i + 1);
     }
+    end.push(text.length);
   }
   return { text, start, end };
 }

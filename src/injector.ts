@@ -141,6 +141,12 @@ export function basicCredentials(value: string): { scheme: string; credentials: 
  * whether a kernel MCP URL (`http://<port>.kernel.localhost/…`) may pass the https check.
  */
 export function headRefusal(head: RequestHead, kernelAllowed: (url: URL) => boolean): string | null {
+  const checked = checkHead(head, kernelAllowed);
+  return typeof checked === 'string' ? checked : null;
+}
+
+/** `headRefusal`'s checks: the reason of the first that fails, else the URL as parsed. */
+function checkHead(head: RequestHead, kernelAllowed: (url: URL) => boolean): string | URL {
   const raw = head.url;
   const urlBytes = utf8Length(raw);
   if (urlBytes > MAX_URL_BYTES) return `URL is longer than the limit of ${MAX_URL_BYTES} bytes`;
@@ -162,16 +168,15 @@ export function headRefusal(head: RequestHead, kernelAllowed: (url: URL) => bool
   const httpsOn443 = url.protocol === 'https:' && url.port === '';
   if (!httpsOn443 && !(isKernelMcpUrl(raw) && kernelAllowed(url))) return 'only https on port 443 is injected';
   if (isAmbiguousPath(raw)) return 'ambiguous path';
-  if (/%25/.test(raw)) return 'ambiguous URL: %25 encodes a %, which servers may decode twice';
-  return null;
+  if (raw.includes('%25')) return 'ambiguous URL: %25 encodes a %, which servers may decode twice';
+  return url;
 }
 
 export function decideForward(input: ForwardInput): ForwardDecision {
   const { head, exit, rawTraits } = input;
   // A kernel MCP URL passes only when registered, so that the endpoint check below refuses it.
-  const refusal = headRefusal(head, (url) => matchesEndpoint(url, input.refused));
-  if (refusal) return refuse(refusal);
-  const url = new URL(head.url);
+  const url = checkHead(head, (url) => matchesEndpoint(url, input.refused));
+  if (typeof url === 'string') return refuse(url);
   if (matchesEndpoint(url, input.refused)) return refuse(ENDPOINT_REASON);
   if (rawTraits.encodedBodies) return refuse(`exit ${clean(exit)} has encoded bodies, which can't be scrubbed`, 502);
 

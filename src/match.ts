@@ -41,8 +41,13 @@ interface Glob {
 interface Dfa {
   ids: Map<number, number>;
   states: number[];
-  rows: Int32Array[];
+  /** Row `id` × 128 + an ASCII code: the next state's row (its id × 128), -1 until first needed. */
+  next: Int32Array;
+  /** Per state: ACCEPTS, DEAD. */
+  flags: Uint8Array;
 }
+const ACCEPTS = 1;
+const DEAD = 2;
 
 /** States a part's lazy DFA keeps; past that, the automaton is stepped without it. */
 const DFA_STATES = 256;
@@ -290,49 +295,63 @@ function scan(g: Glob, path: string, from: number, anchored: boolean, toEnd: boo
     return next | ((next & empty) << 1) | fresh;
   };
   const dfa = (g.dfa ??= [dfaOf(), dfaOf()])[anchored ? 0 : 1];
-  /** The state's number, or -1 once the DFA is full (then the automaton is stepped without it). */
-  const idOf = (state: number) => {
+  /** The state's row, or -1 once the DFA is full (then the automaton is stepped without it). */
+  const rowOf = (state: number) => {
     let id = dfa.ids.get(state);
     if (id === undefined) {
       if (dfa.states.length >= DFA_STATES) return -1;
       id = dfa.states.length;
+      if (id === dfa.flags.length) {
+        const next = new Int32Array(2 * dfa.next.length).fill(-1);
+        next.set(dfa.next);
+        dfa.next = next;
+        const flags = new Uint8Array(2 * id);
+        flags.set(dfa.flags);
+        dfa.flags = flags;
+      }
       dfa.ids.set(state, id);
       dfa.states.push(state);
-      dfa.rows.push(new Int32Array(128).fill(-1));
+      dfa.flags[id] = (state & accept ? ACCEPTS : 0) | (state === 0 ? DEAD : 0);
     }
-    return id;
+    return id << 7;
   };
+  // What stops the table's loop at a state: no way on, or a match (unless it must reach the end).
+  const stop = toEnd ? DEAD : DEAD | ACCEPTS;
   let state = start;
-  let id = idOf(state);
-  for (let i = from; i < path.length; i++) {
-    if (!toEnd && (state & accept) !== 0) return i;
-    const c = path.charCodeAt(i);
-    if (id >= 0 && c < 128) {
-      const row = dfa.rows[id];
-      let next = row[c];
-      if (next < 0) {
-        const after = step(state, c);
-        next = idOf(after);
-        if (next < 0) {
-          id = -1;
-          state = after;
-          if (state === 0) return -1;
-          continue;
-        }
-        row[c] = next;
+  let row = rowOf(state);
+  let i = from;
+  for (;;) {
+    if (row >= 0) {
+      // One table read a character, while the text stays in ASCII and the transitions are known.
+      const { next, flags } = dfa;
+      while (i < path.length && (flags[row >> 7] & stop) === 0) {
+        const c = path.charCodeAt(i);
+        const to = c < 128 ? next[row + c] : -1;
+        if (to < 0) break;
+        row = to;
+        i++;
       }
-      id = next;
-      state = dfa.states[id];
-    } else {
-      state = step(state, c);
-      // Outside ASCII the DFA has no row; back on it once the state is numbered (not when full).
-      id = c >= 128 ? idOf(state) : -1;
+      state = dfa.states[row >> 7];
     }
+    // `state` is the automaton's after path[from, i).
     if (state === 0) return -1;
+    if (!toEnd && (state & accept) !== 0) return i;
+    if (i === path.length) break;
+    const c = path.charCodeAt(i++);
+    const after = step(state, c);
+    if (after === 0) return -1;
+    if (c >= 128)
+      row = rowOf(after); // back on the table outside ASCII (unless it is full)
+    else if (row >= 0) {
+      const to = rowOf(after);
+      if (to >= 0) dfa.next[row + c] = to;
+      row = to;
+    }
+    state = after;
   }
   return (state & accept) !== 0 ? path.length : -1;
 }
-const dfaOf = (): Dfa => ({ ids: new Map(), states: [], rows: [] });
+const dfaOf = (): Dfa => ({ ids: new Map(), states: [], next: new Int32Array(8 * 128).fill(-1), flags: new Uint8Array(8) });
 
 function scanN(g: Glob, path: string, from: number, anchored: boolean, toEnd: boolean): number {
   const { n, words, ascii, wide, other, loop, empty, jump } = g;

@@ -32,8 +32,8 @@ class SegmentBytes {
   private lower = 0x80;
   private upper = 0xbf;
   bad = false;
-  /** The first six bytes (a BOM and `..;` fit) and how many there were. */
-  private readonly head = new Int16Array(6).fill(-1);
+  /** The first six bytes (a BOM and `..;` fit; those past `count` are stale) and how many there were. */
+  private readonly head = new Int16Array(6);
   count = 0;
   /** A decoded `/` or `\\`. */
   slash = false;
@@ -43,7 +43,6 @@ class SegmentBytes {
     this.lower = 0x80;
     this.upper = 0xbf;
     this.bad = false;
-    this.head.fill(-1);
     this.count = 0;
     this.slash = false;
   }
@@ -94,11 +93,12 @@ class SegmentBytes {
   ambiguous(): boolean {
     if (this.bad || this.needed > 0 || this.slash) return true;
     const h = this.head;
+    const byte = (i: number) => (i < this.count && i < 6 ? h[i] : -1);
     // The decoder drops a leading BOM, so `%EF%BB%BF..` reads as `..`.
-    const at = h[0] === 0xef && h[1] === 0xbb && h[2] === 0xbf ? 3 : 0;
+    const at = byte(0) === 0xef && byte(1) === 0xbb && byte(2) === 0xbf ? 3 : 0;
     const n = this.count - at;
-    const dot = (i: number) => h[at + i] === 0x2e;
-    return (dot(0) && (n === 1 || h[at + 1] === 0x3b)) || (dot(0) && dot(1) && (n === 2 || h[at + 2] === 0x3b));
+    const dot = (i: number) => byte(at + i) === 0x2e;
+    return (dot(0) && (n === 1 || byte(at + 1) === 0x3b)) || (dot(0) && dot(1) && (n === 2 || byte(at + 2) === 0x3b));
   }
 }
 
@@ -143,7 +143,8 @@ function segmentAmbiguous(path: string, from: number, to: number, bytes: Segment
     if (lo >= 0) {
       bytes.push(hi * 16 + lo);
       i += 2;
-    } else if (c < 0xd800 || c > 0xdfff) bytes.pushCodePoint(c);
+    } else if (c < 0x80) bytes.push(c);
+    else if (c < 0xd800 || c > 0xdfff) bytes.pushCodePoint(c);
     else if (c <= 0xdbff && i + 1 < to && (path.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       bytes.pushCodePoint(0x10000 + ((c - 0xd800) << 10) + (path.charCodeAt(i + 1) - 0xdc00));
       i++;
@@ -156,6 +157,26 @@ const utf8 = new TextDecoder();
 /** Percent-decodes what decodes (a malformed escape stays as written) and reads the bytes as UTF-8. */
 export function percentDecode(text: string): string {
   if (!text.includes('%')) return text;
+  // An ASCII text (any URL the WHATWG parser wrote) is its own bytes: decoded from its character
+  // codes into a reused buffer, with no encoding first.
+  if (decoded.length < text.length) decoded = new Uint8Array(Math.max(text.length, 2 * decoded.length));
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) return percentDecodeBytes(text);
+    const hi = c === 37 && i + 2 < text.length ? hexValue(text.charCodeAt(i + 1)) : -1;
+    const lo = hi >= 0 ? hexValue(text.charCodeAt(i + 2)) : -1;
+    if (lo >= 0) {
+      decoded[n++] = hi * 16 + lo;
+      i += 2;
+    } else decoded[n++] = c;
+  }
+  return utf8.decode(decoded.subarray(0, n));
+}
+let decoded = new Uint8Array(1024);
+
+/** `percentDecode` of any text, by its UTF-8 bytes. */
+function percentDecodeBytes(text: string): string {
   const bytes = new TextEncoder().encode(text);
   const out = new Uint8Array(bytes.length);
   let n = 0;
