@@ -90,33 +90,34 @@ export function pathUnder(path: string, prefix: string): boolean {
 }
 
 /**
- * A path read the broadest way once per decision, for every entry: its segments joined by `/`
- * (segments hold neither `/` nor `\\`), with where each starts and ends.
+ * A path read the broadest way once per decision, for every entry: a text of `/` and a segment
+ * after each (segments hold neither `/` nor `\\`), with where each segment starts and ends.
  */
 interface Broad {
   text: string;
-  start: number[];
-  end: number[];
+  start: Int32Array;
+  end: Int32Array;
   /** Whether the first segment is an API version, once asked. */
   version?: boolean;
 }
 function readBroad(path: string): Broad {
   const d = percentDecode(path).toLowerCase();
-  // Without `;`, `\\` or an empty segment, the segments joined by `/` are the decoded text itself.
-  const trimmed = d.startsWith('/') && !d.includes('//') && !d.includes(';') && !d.includes('\\');
-  const text = trimmed ? d.slice(1, d.endsWith('/') ? -1 : d.length) : broadSegments(path).join('/');
-  const start: number[] = [];
-  const end: number[] = [];
-  if (text.length > 0) {
-    // One read by character codes: a split would make a string of every segment.
-    start.push(0);
-    for (let i = 0; i < text.length; i++) {
-      if (text.charCodeAt(i) !== 0x2f) continue;
-      end.push(i);
-      start.push(i + 1);
-    }
-    end.push(text.length);
+  // Without `;`, `\\` or an empty segment, the decoded text is already `/` and a segment each.
+  const plain = d.startsWith('/') && !d.includes('//') && !d.includes(';') && !d.includes('\\');
+  const text = plain ? d : `/${broadSegments(path).join('/')}`;
+  // Counted, then read: one pass each over character codes, arrays of the exact size.
+  const last = text.length - 1; // a `/` there starts no segment
+  let count = 0;
+  for (let i = 0; i < last; i++) if (text.charCodeAt(i) === 0x2f) count++;
+  const start = new Int32Array(count);
+  const end = new Int32Array(count);
+  for (let i = 0, k = -1; i <= last; i++) {
+    if (text.charCodeAt(i) !== 0x2f) continue;
+    if (k >= 0) end[k] = i;
+    if (i < last) start[++k] = i + 1;
+    else k = -1;
   }
+  if (count > 0 && text.charCodeAt(last) !== 0x2f) end[count - 1] = text.length;
   return { text, start, end };
 }
 
@@ -174,10 +175,14 @@ function broadUnder(have: Broad, e: PreparedEntry): boolean {
     have.version ??= isVersionSegment(have.text.slice(have.start[0], have.end[0]));
     if (!have.version) return false;
   }
-  for (const { i, j, text } of e.runs) {
+  for (let r = 0; r < e.runs.length; r++) {
+    const { i, j, text } = e.runs[r];
     if (have.end[j - 1] - have.start[i] !== text.length || !textAt(have.text, text, have.start[i])) return false;
   }
-  for (const { i, first, last } of e.wild) if (!endsMatch(first, last, have.text, have.start[i], have.end[i])) return false;
+  for (let w = 0; w < e.wild.length; w++) {
+    const { i, first, last } = e.wild[w];
+    if (!endsMatch(first, last, have.text, have.start[i], have.end[i])) return false;
+  }
   return true;
 }
 

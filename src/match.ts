@@ -554,6 +554,7 @@ function findLiteral(lit: Literal, t: TextIndex, at: number, end: number): numbe
  * its leftmost place is exact, so no position is ever tried twice.
  */
 export function wildcardMatches(pattern: string, text: string): boolean {
+  if (pattern === '*') return true;
   if (!pattern.includes('*')) return pattern === text;
   const pieces = pattern.split('*');
   const first = pieces[0];

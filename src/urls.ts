@@ -93,12 +93,12 @@ class SegmentBytes {
   ambiguous(): boolean {
     if (this.bad || this.needed > 0 || this.slash) return true;
     const h = this.head;
-    const byte = (i: number) => (i < this.count && i < 6 ? h[i] : -1);
-    // The decoder drops a leading BOM, so `%EF%BB%BF..` reads as `..`.
-    const at = byte(0) === 0xef && byte(1) === 0xbb && byte(2) === 0xbf ? 3 : 0;
+    // The decoder drops a leading BOM, so `%EF%BB%BF..` reads as `..`. Bytes past `count` are stale.
+    const at = this.count >= 3 && h[0] === 0xef && h[1] === 0xbb && h[2] === 0xbf ? 3 : 0;
     const n = this.count - at;
-    const dot = (i: number) => byte(at + i) === 0x2e;
-    return (dot(0) && (n === 1 || byte(at + 1) === 0x3b)) || (dot(0) && dot(1) && (n === 2 || byte(at + 2) === 0x3b));
+    if (n < 1 || h[at] !== 0x2e) return false;
+    if (n === 1 || (at + 1 < 6 && h[at + 1] === 0x3b)) return true;
+    return h[at + 1] === 0x2e && (n === 2 || (at + 2 < 6 && h[at + 2] === 0x3b));
   }
 }
 
