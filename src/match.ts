@@ -140,6 +140,8 @@ interface Part {
   literal: string | null;
   /** Its automaton, compiled on first use (`automatonOf`): most literal parts never need one. */
   glob?: Glob;
+  /** The automaton of its text reversed, for a last part (`endsWithPart`). */
+  reversed?: Glob;
   /** Starts with the `/` of a `/**\/`: may share the previous part's last `/`. */
   shared: boolean;
   /** The literal prepared for searching, on first use. */
@@ -180,8 +182,9 @@ const GLOB_CACHE = 4096;
  * a single `/`; every other character is literal. Without `**`, one automaton runs over the path,
  * a few passes over its state words per character (the worst case is path × glob / 32). With
  * `**`, each part is found after the one before, so the path is read about once per glob: a
- * literal part by `indexOf` (at most 32 characters, so even a naive search is 32 × path) or KMP,
- * a part with wildcards by its automaton.
+ * literal part of up to 4 characters by `indexOf` (even naive, 4 × path), a longer one at its
+ * rarest character's places or by its automaton (KMP from 32 characters), a part with wildcards by
+ * its automaton, and the last part backwards from the path's end (`endsWithPart`).
  */
 export function globMatches(glob: string, path: string, reader: PathReader = new PathReader(path)): boolean {
   let g = globs.get(glob);
@@ -199,7 +202,35 @@ export function globMatches(glob: string, path: string, reader: PathReader = new
   const last = parts[parts.length - 1];
   const from = last.shared ? at - 1 : at;
   if (last.literal !== null) return path.length - last.literal.length >= from && textAt(path, last.literal, path.length - last.literal.length);
+  // The last part ends at the path's end: read backwards from there, only as far as a match can reach.
+  last.reversed ??= compileGlob(last.text.split('').reverse().join(''));
+  if (last.reversed.words === 1) return endsWithPart(last.reversed, path, from);
   return scan(automatonOf(last), path, from, false, true) === path.length;
+}
+
+/**
+ * Whether path[s, end) matches a part for some s ≥ from, given the part's automaton compiled from
+ * its text reversed (code unit by code unit, as the path is read): the path is read from its end
+ * backwards until the automaton accepts or has no way on, so a last part like `/c/*` reads the
+ * last segment and a few characters, not the whole path.
+ */
+function endsWithPart(g: Glob, path: string, from: number): boolean {
+  const { ascii, wide } = g;
+  const other = g.other[0];
+  const loop = g.loop[0];
+  const empty = g.empty[0];
+  const accept = 1 << g.n;
+  // A part has no `**`, so no two `*` are next to each other: one step closes a state.
+  let state = 1 | ((1 & empty) << 1);
+  for (let s = path.length; ; s--) {
+    if ((state & accept) !== 0) return true;
+    if (s <= from) return false;
+    const c = path.charCodeAt(s - 1);
+    const a = c < 128 ? ascii[c] : (wide.get(c)?.[0] ?? other);
+    const next = (c === SLASH ? 0 : state & loop) | ((state & a) << 1);
+    state = next | ((next & empty) << 1);
+    if (state === 0) return false;
+  }
 }
 
 /** The glob's single automaton over the whole path, `**` and all: the reading the parts must agree with. */
@@ -250,6 +281,11 @@ function search(part: Part, reader: PathReader, from: number, anchored: boolean)
   // Anchored, or found where the search starts (as in a chain of `**/a/`): one comparison.
   if (textAt(path, literal, from)) return from + literal.length;
   if (anchored) return -1;
+  // Up to 4 characters, the engine's own search: even naive, it compares at most 4 × the path.
+  if (literal.length <= 4) {
+    const found = path.indexOf(literal, from);
+    return found < 0 ? -1 : found + literal.length;
+  }
   part.prepared ??= prepareLiteral(literal);
   const index = reader.index;
   // A literal of at most 31 characters is one DFA lookup a character; a longer one KMP.
