@@ -82,13 +82,23 @@ export class AgentSession {
   }
 
   private async redact(texts: (string | Uint8Array)[]) {
-    // A value another document wrote a moment ago is scrubbed too, though its notice hasn't come.
-    await this.vault.fresh(this.namespace);
-    const { version, scrubber } = await this.vault.scrubber(this.namespace);
+    // A value another document wrote a moment ago is scrubbed too, though its notice hasn't come:
+    // the stored revision is read while the texts are scrubbed, and nothing is answered before it
+    // is in; when it brought other values, the texts are scrubbed again with them.
+    const checked = this.vault.fresh(this.namespace);
+    checked.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+    let { version, scrubber } = await this.vault.scrubber(this.namespace);
     this.used = scrubber;
     // In slices that yield (README, Limits): a big or long redact never holds the thread for long.
-    const { texts: out, hits } = await redactSliced(scrubber, texts);
-    return { texts: out, hits, version };
+    let result = await redactSliced(scrubber, texts);
+    await checked;
+    const now = await this.vault.scrubber(this.namespace);
+    if (now.version !== version) {
+      ({ version, scrubber } = now);
+      this.used = scrubber;
+      result = await redactSliced(scrubber, texts);
+    }
+    return { texts: result.texts, hits: result.hits, version };
   }
 
   private async open(id: string) {

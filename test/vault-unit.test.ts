@@ -4,6 +4,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { deleteDB } from 'idb';
 import { openVaultDb } from '../src/db.ts';
+import { AgentSession } from '../src/agent.ts';
 import { Records } from '../src/records.ts';
 import { Vault } from '../src/vault.ts';
 import { canary } from './helpers/vault.ts';
@@ -58,6 +59,21 @@ describe('the vault, built directly', () => {
     await a.put(NS, secret('NEXT'));
     await waitUntil(async () => (await names(b)).length === 3, 'the other document never reloaded', LOADED);
     expect(await names(b)).to.deep.equal(['MISSED', 'NEXT', 'SEEN']);
+  });
+
+  it('redacts a value another document wrote before its notice came: the stored revision is read before the reply', async () => {
+    const [a, b] = [await open(), await open()];
+    await a.put(NS, secret('SEEN'));
+    await waitUntil(async () => (await names(b)).includes('SEEN'), 'the other document never saw the write', LOADED);
+    // A write no notice tells of: b can learn of it only from the stored revision.
+    const missed = secret('MISSED');
+    const db = await openVaultDb(dbName);
+    await new Records(db).write(NS, a.keys.key!, missed);
+    db.close();
+    expect(await names(b)).to.deep.equal(['SEEN']);
+    const reply = (await new AgentSession(b, NS).reply({ op: 'redact', texts: [`before ${missed.value} after`] })) as { texts: string[] };
+    expect(reply.texts[0]).to.not.include(missed.value);
+    expect(reply.texts[0]).to.match(/^before fnox_proxy_[0-9a-f]{24} after$/);
   });
 
   it('answers a value request in the same write as its record', async () => {
