@@ -1,7 +1,8 @@
 // Port round trips: `status` requests per second through the real gateway in Chromium, next to a
 // bare MessageChannel echo across the same two origins, measured in the same run; then `redact`
 // throughput through the agent port against the same messages through that echo.
-// `node bench/port.bench.mjs [--count N] [--redact-mib N] [--values N] [--records N] [--runs N]`
+// `node bench/port.bench.mjs [--count N] [--redact-mib N] [--values N] [--records N] [--runs N]
+// [--only status|core|redact] [--profile FILE]` (one part only; a CPU profile of the redact part).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,9 @@ const redactMiB = Number(args[args.indexOf('--redact-mib') + 1]) || 64;
 const redactValues = Number(args[args.indexOf('--values') + 1]) || 1000;
 const coreRecords = Number(args[args.indexOf('--records') + 1]) || 1000;
 const coreRuns = Number(args[args.indexOf('--runs') + 1]) || 5;
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : null;
+const profile = args.includes('--profile') ? args[args.indexOf('--profile') + 1] : null;
+const part = (name) => only === null || only === name;
 const fmt1 = (n) => n.toFixed(1);
 const { embedder, vault, stop } = await benchOrigins();
 // The built site, with the bare echo beside its documents, at a third origin.
@@ -40,50 +44,63 @@ const distServer = await serveDist({ dir: dist, embedders: [embedder] });
 const built = `http://localhost:${distServer.address().port}`;
 const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
 try {
-  const page = await browser.newPage();
-  await page.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(vault)}`);
-  await page.waitForFunction(() => window.benchReady);
-  const { gateway, echo } = await page.evaluate((n) => window.runBench(n), count);
-  const f = (n) => Math.round(n).toLocaleString('en');
-  console.log(`Port round trips in Chromium, ${count} status requests each:\n`);
-  console.log('| | gateway (status) req/s | bare echo req/s | gateway ÷ echo |');
-  console.log('|---|---:|---:|---:|');
-  console.log(`| one in flight | ${f(gateway.sequential)} | ${f(echo.sequential)} | ${(gateway.sequential / echo.sequential).toFixed(2)} |`);
-  console.log(`| all sent at once | ${f(gateway.pipelined)} | ${f(echo.pipelined)} | ${(gateway.pipelined / echo.pipelined).toFixed(2)} |`);
-  // The vault core's figures (README, Benchmarks), in a fresh profile's namespace of 1,000 records,
-  // against the built site (what production serves: one bundle, not the development modules).
-  const coreContext = await browser.newContext();
-  const corePage = await coreContext.newPage();
-  await corePage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(built)}&echo=/echo.html`);
-  await corePage.waitForFunction(() => window.benchReady);
-  const c = await corePage.evaluate(([records, runs]) => window.runCore(records, runs), [coreRecords, coreRuns]);
-  await coreContext.close();
-  const ms = (n) => (n < 1 ? `${Math.round(n * 1000)} µs` : `${n.toFixed(1)} ms`);
-  const verdict = (ok) => (ok ? 'met' : '**not met**');
-  console.log(`\nThe vault core in Chromium, ${c.records} records, medians of ${c.runs} runs, each beside the bare echo of the same run:\n`);
-  console.log('| | vault | bare echo | ratio | target | |');
-  console.log('|---|---:|---:|---:|---|---|');
-  const statusRatio = c.status.vault / c.status.echo;
-  console.log(
-    `| \`status\` round trips, one in flight | ${f(c.status.vault)}/s | ${f(c.status.echo)}/s | ${statusRatio.toFixed(2)} | ≥ 0.5× | ${verdict(statusRatio >= 0.5)} |`,
-  );
-  const pushRatio = c.push.vault / c.push.echo;
-  console.log(`| 1 KiB \`push\`, mean round trip | ${ms(c.push.vault)} | ${ms(c.push.echo)} | ${pushRatio.toFixed(1)}× | ≤ 3× | ${verdict(pushRatio <= 3)} |`);
-  console.log(`| \`put\` (a rotation), p50 | ${ms(c.put.p50)} | | | ≤ 5 ms | ${verdict(c.put.p50 <= 5)} |`);
-  console.log(`| \`put\` (a rotation), p99 | ${ms(c.put.p99)} | | | ≤ 20 ms | ${verdict(c.put.p99 <= 20)} |`);
-  const bootRatio = c.boot.vault / c.boot.echo;
-  console.log(`| frame boot to \`welcome\` | ${ms(c.boot.vault)} | ${ms(c.boot.echo)} | ${bootRatio.toFixed(1)}× | ≤ 2× | ${verdict(bootRatio <= 2)} |`);
-  // The redact measurement on a page of its own: it adds the values, then opens an agent port.
-  const redactPage = await browser.newPage();
-  await redactPage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(vault)}`);
-  await redactPage.waitForFunction(() => window.benchReady);
-  const r = await redactPage.evaluate(([mib, values]) => window.runRedact(mib, values), [redactMiB, redactValues]);
-  console.log(
-    `\n\`redact\` through the agent port in Chromium, ${fmt1(r.mib)} MiB as 1 MiB requests of 16 strings, ${r.values} values (${r.hits} hits), against the same messages through the bare echo:\n`,
-  );
-  console.log('| | redact MiB/s | bare echo MiB/s | redact ÷ echo |');
-  console.log('|---|---:|---:|---:|');
-  console.log(`| one in flight | ${fmt1(r.redact)} | ${fmt1(r.echo)} | ${(r.redact / r.echo).toFixed(2)} |`);
+  if (part('status')) {
+    const page = await browser.newPage();
+    await page.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(vault)}`);
+    await page.waitForFunction(() => window.benchReady);
+    const { gateway, echo } = await page.evaluate((n) => window.runBench(n), count);
+    const f = (n) => Math.round(n).toLocaleString('en');
+    console.log(`Port round trips in Chromium, ${count} status requests each:\n`);
+    console.log('| | gateway (status) req/s | bare echo req/s | gateway ÷ echo |');
+    console.log('|---|---:|---:|---:|');
+    console.log(`| one in flight | ${f(gateway.sequential)} | ${f(echo.sequential)} | ${(gateway.sequential / echo.sequential).toFixed(2)} |`);
+    console.log(`| all sent at once | ${f(gateway.pipelined)} | ${f(echo.pipelined)} | ${(gateway.pipelined / echo.pipelined).toFixed(2)} |`);
+  }
+  if (part('core')) {
+    // The vault core's figures (README, Benchmarks), in a fresh profile's namespace of 1,000 records,
+    // against the built site (what production serves: one bundle, not the development modules).
+    const coreContext = await browser.newContext();
+    const corePage = await coreContext.newPage();
+    await corePage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(built)}&echo=/echo.html`);
+    await corePage.waitForFunction(() => window.benchReady);
+    const c = await corePage.evaluate(([records, runs]) => window.runCore(records, runs), [coreRecords, coreRuns]);
+    await coreContext.close();
+    const ms = (n) => (n < 1 ? `${Math.round(n * 1000)} µs` : `${n.toFixed(1)} ms`);
+    const verdict = (ok) => (ok ? 'met' : '**not met**');
+    console.log(`\nThe vault core in Chromium, ${c.records} records, medians of ${c.runs} runs, each beside the bare echo of the same run:\n`);
+    console.log('| | vault | bare echo | ratio | target | |');
+    console.log('|---|---:|---:|---:|---|---|');
+    const statusRatio = c.status.vault / c.status.echo;
+    console.log(
+      `| \`status\` round trips, one in flight | ${f(c.status.vault)}/s | ${f(c.status.echo)}/s | ${statusRatio.toFixed(2)} | ≥ 0.5× | ${verdict(statusRatio >= 0.5)} |`,
+    );
+    const pushRatio = c.push.vault / c.push.echo;
+    console.log(
+      `| 1 KiB \`push\`, mean round trip | ${ms(c.push.vault)} | ${ms(c.push.echo)} | ${pushRatio.toFixed(1)}× | ≤ 3× | ${verdict(pushRatio <= 3)} |`,
+    );
+    console.log(`| \`put\` (a rotation), p50 | ${ms(c.put.p50)} | | | ≤ 5 ms | ${verdict(c.put.p50 <= 5)} |`);
+    console.log(`| \`put\` (a rotation), p99 | ${ms(c.put.p99)} | | | ≤ 20 ms | ${verdict(c.put.p99 <= 20)} |`);
+    const bootRatio = c.boot.vault / c.boot.echo;
+    console.log(`| frame boot to \`welcome\` | ${ms(c.boot.vault)} | ${ms(c.boot.echo)} | ${bootRatio.toFixed(1)}× | ≤ 2× | ${verdict(bootRatio <= 2)} |`);
+  }
+  if (part('redact')) {
+    // The redact measurement on a page of its own: it adds the values, then opens an agent port.
+    const redactPage = await browser.newPage();
+    await redactPage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(vault)}`);
+    await redactPage.waitForFunction(() => window.benchReady);
+    const cdp = profile ? await redactPage.context().newCDPSession(redactPage) : null;
+    // The page brackets its measuring of `redact` with console.profile (bench/port-page.ts).
+    const recorded = cdp ? new Promise((resolve) => cdp.on('Profiler.consoleProfileFinished', (e) => resolve(e.profile))) : null;
+    if (cdp) await cdp.send('Profiler.enable');
+    const r = await redactPage.evaluate(([mib, values]) => window.runRedact(mib, values), [redactMiB, redactValues]);
+    if (recorded) await writeFile(profile, JSON.stringify(await recorded));
+    console.log(
+      `\n\`redact\` through the agent port in Chromium, ${fmt1(r.mib)} MiB as 1 MiB requests of 16 strings, ${r.values} values (${r.hits} hits), against the same messages through the bare echo:\n`,
+    );
+    console.log('| | redact MiB/s | bare echo MiB/s | redact ÷ echo |');
+    console.log('|---|---:|---:|---:|');
+    console.log(`| one in flight | ${fmt1(r.redact)} | ${fmt1(r.echo)} | ${(r.redact / r.echo).toFixed(2)} |`);
+  }
 } finally {
   await browser.close();
   await stop();

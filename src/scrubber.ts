@@ -1074,12 +1074,13 @@ function mayBreak(t: Tables, d: Uint8Array, p: number, n: number): boolean {
   return (breaks[c >>> 5] & (1 << (c & 31))) !== 0 && (breaks[c2 >>> 5] & (1 << (c2 & 31))) !== 0;
 }
 
-function hitList(t: Tables, counts: Float64Array): ScrubHit[] {
-  const hits: ScrubHit[] = [];
-  counts.forEach((count, i) => {
-    if (count) hits.push({ ...t.slots[i], count });
-  });
-  return hits;
+/** Hits per slot, only of the slots hit: a namespace has thousands of slots, a text a few hits. */
+type Counts = Map<number, number>;
+const count = (counts: Counts, slot: number) => counts.set(slot, (counts.get(slot) ?? 0) + 1);
+
+/** The hits in slot order (the order the names and forms were compiled). */
+function hitList(t: Tables, counts: Counts): ScrubHit[] {
+  return [...counts.keys()].sort((a, b) => a - b).map((slot) => ({ ...t.slots[slot], count: counts.get(slot)! }));
 }
 
 /** Joins byte pieces; one piece comes back as it is. */
@@ -1102,7 +1103,7 @@ function join(parts: Uint8Array[]): Uint8Array {
  * it is a `partial`: its rest is replaced); counts into `counts`. Returns the output and how far
  * the input is now covered (past `limit` when a match runs over it).
  */
-function emit(t: Tables, d: Uint8Array, done: number, limit: number, m: number[], counts: Float64Array): [Uint8Array, number] {
+function emit(t: Tables, d: Uint8Array, done: number, limit: number, m: number[], counts: Counts): [Uint8Array, number] {
   const parts: Uint8Array[] = [];
   let r = done;
   for (let i = 0; i < m.length; i += 3) {
@@ -1113,7 +1114,7 @@ function emit(t: Tables, d: Uint8Array, done: number, limit: number, m: number[]
     const slot = s < r ? t.partial[p] : t.slot[p];
     if (s > r) parts.push(d.subarray(r, s));
     parts.push(t.rep[slot]);
-    counts[slot]++;
+    count(counts, slot);
     r = e;
   }
   if (r < limit) {
@@ -1193,7 +1194,7 @@ export function scrubberOf(t: ScrubTables): Scrubber {
     const m: number[] = [];
     scan(t, bytes, 0, bytes.length, bytes.length, m);
     if (m.length === 0) return { bytes, hits: [] };
-    const counts = new Float64Array(t.slots.length);
+    const counts = new Map<number, number>();
     return { bytes: emit(t, bytes, 0, bytes.length, m, counts)[0], hits: hitList(t, counts) };
   };
   return {
@@ -1209,14 +1210,14 @@ export function scrubberOf(t: ScrubTables): Scrubber {
       const m: number[] = [];
       scan(t, bytes, 0, bytes.length, bytes.length, m);
       if (m.length === 0) return { text: text.toWellFormed(), hits: [] };
-      const counts = new Float64Array(t.slots.length);
+      const counts = new Map<number, number>();
       if (bytes.length !== text.length) return { text: dec.decode(emit(t, bytes, 0, bytes.length, m, counts)[0]), hits: hitList(t, counts) };
       let out = '';
       let r = 0;
       for (let i = 0; i < m.length; i += 3) {
         const slot = t.slot[m[i + 1]];
         out += text.slice(r, m[i]) + (repText[slot] ??= dec.decode(t.rep[slot]));
-        counts[slot]++;
+        count(counts, slot);
         r = m[i + 2];
       }
       return { text: out + text.slice(r), hits: hitList(t, counts) };
@@ -1237,7 +1238,7 @@ function openStream(t: Tables, options: ScrubStreamOptions = {}): ScrubStream {
   let ctx = 0;
   let last = now();
   let ended = false;
-  const counts = new Float64Array(t.slots.length);
+  const counts = new Map<number, number>();
   const live = () => {
     if (ended) throw new Error('scrubber: the stream has ended');
   };
