@@ -23,6 +23,7 @@ const coreRuns = Number(args[args.indexOf('--runs') + 1]) || 5;
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : null;
 const profile = args.includes('--profile') ? args[args.indexOf('--profile') + 1] : null;
 const part = (name) => only === null || only === name;
+const f = (n) => Math.round(n).toLocaleString('en');
 const fmt1 = (n) => n.toFixed(1);
 const { embedder, vault, stop } = await benchOrigins();
 // The built site, with the bare echo beside its documents, at a third origin.
@@ -49,7 +50,6 @@ try {
     await page.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(vault)}`);
     await page.waitForFunction(() => window.benchReady);
     const { gateway, echo } = await page.evaluate((n) => window.runBench(n), count);
-    const f = (n) => Math.round(n).toLocaleString('en');
     console.log(`Port round trips in Chromium, ${count} status requests each:\n`);
     console.log('| | gateway (status) req/s | bare echo req/s | gateway ÷ echo |');
     console.log('|---|---:|---:|---:|');
