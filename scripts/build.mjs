@@ -34,16 +34,9 @@ export async function buildSite(dist = defaultDist) {
     for (const [, name] of html.matchAll(MODULE)) entries.add(name);
     await writeFile(`${dist}${file}`, html.replace(MODULE, 'src="./$1.js"'));
   }
-  await build({
-    // The popup's age worker and the vault's worker (their clients load ./age-worker.js and ./worker.js beside the bundle).
-    entryPoints: [
-      ...[...entries].map((name) => ({ in: `${root}components/${name}.ts`, out: name })),
-      { in: `${root}src/age-worker.ts`, out: 'age-worker' },
-      { in: `${root}src/worker.ts`, out: 'worker' },
-    ],
+  const options = {
     outdir: dist,
     bundle: true,
-    splitting: true,
     format: 'esm',
     target: 'es2022',
     minify: true,
@@ -51,6 +44,19 @@ export async function buildSite(dist = defaultDist) {
     loader: { '.json': 'json' },
     plugins: [cssModules],
     logLevel: 'warning',
+  };
+  // The frame's module is one file: a frame boots on every embedder page load, and a graph of
+  // shared chunks is fetched in waves (README, Benchmarks: frame boot).
+  await build({ ...options, entryPoints: [{ in: `${root}components/vault-frame.ts`, out: 'vault-frame' }] });
+  await build({
+    // The popup's age worker and the vault's worker (their clients load ./age-worker.js and ./worker.js beside the bundle).
+    entryPoints: [
+      ...[...entries].filter((name) => name !== 'vault-frame').map((name) => ({ in: `${root}components/${name}.ts`, out: name })),
+      { in: `${root}src/age-worker.ts`, out: 'age-worker' },
+      { in: `${root}src/worker.ts`, out: 'worker' },
+    ],
+    ...options,
+    splitting: true,
   });
   for (const file of ['config.json', 'embedders.json']) await cp(`${root}static/${file}`, `${dist}${file}`);
   const styles = (await readdir(`${root}static`)).filter((f) => f.endsWith('.css') || f.endsWith('.svg'));
