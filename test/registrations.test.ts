@@ -95,6 +95,8 @@ describe('registration limits', () => {
     const page = await welcomed();
     const agent = await welcomed({ role: 'agent' });
     expect((await agent.request('endpoints', { model: Array.from({ length: 200 }, (_, i) => url(i)) })).ok).to.equal(true);
+    // The page's document answers from memory: it shows the agent document's write once its notice came.
+    await page.until((e) => e.op === 'changed' && e.audit[0]?.type === 'endpoints');
     const past = await agent.request('endpoints', {
       model: Array.from({ length: 40 }, (_, i) => url(200 + i)),
       mcp: Array.from({ length: 17 }, (_, i) => url(300 + i)),
