@@ -202,8 +202,11 @@ describe('backups and restores in the popup (Chromium only)', function () {
     await popup.fill('backup-passphrase', PASS);
     await popup.click('Decrypt and check');
     await popup.shows('What restoring does', 60_000);
+    const since = page.events.length;
     await popup.click('Restore 2 records');
     await popup.shows('Restored: 2 added, 0 replaced, 0 skipped.');
+    // The page's document answers from memory: it lists the popup's restore once its notice came.
+    await page.until((e) => e.op === 'placeholders' && e.placeholders.length === 2, since, 10_000);
     expect((await listed(page)).secrets.map((s: any) => [s.name, s.kind, s.placeholder])).to.deep.equal(before);
 
     await page.request('policy', { files: [await attest(FNOX, fnoxConfig([['GH_TOKEN', placeholder, 'api.github.com']]))] });
@@ -223,8 +226,10 @@ describe('backups and restores in the popup (Chromium only)', function () {
     const preview = await popup.shows('What restoring does');
     expect(preview).to.contain('line 3: not NAME=value');
     expect(preview).to.match(/SHORT\s+secret\s+invalid: line 4: values shorter than 8 bytes/);
+    const since = page.events.length;
     await popup.click('Restore 1 record');
     await popup.shows('Restored: 1 added, 0 replaced, 2 skipped.');
+    await page.until((e) => e.op === 'placeholders' && e.placeholders.length === 1, since, 10_000);
     const [secret] = (await listed(page)).secrets;
     expect(secret).to.include({ name: 'API_KEY', kind: 'secret', source: 'import:dotenv' });
   });
