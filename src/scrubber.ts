@@ -722,27 +722,29 @@ function build(values: readonly ScrubValue[]): Tables {
   };
 }
 
+/** Every typed array of the tables but the replacements. */
+const typedArraysOf = (t: Tables) => [
+  t.pat,
+  t.off,
+  t.len,
+  t.kind,
+  t.raw,
+  t.rawLen,
+  t.slot,
+  t.partial,
+  t.b64,
+  t.bloom,
+  t.breaks,
+  t.gram,
+  t.gram2,
+  t.keys,
+  t.keyFrom,
+  t.keyTo,
+  t.list,
+];
+
 function tableBytes(t: Tables): number {
-  const typed = [
-    t.pat,
-    t.off,
-    t.len,
-    t.kind,
-    t.raw,
-    t.rawLen,
-    t.slot,
-    t.partial,
-    t.b64,
-    t.bloom,
-    t.breaks,
-    t.gram,
-    t.gram2,
-    t.keys,
-    t.keyFrom,
-    t.keyTo,
-    t.list,
-  ];
-  return typed.reduce((n, a) => n + a.byteLength, 0) + t.rep.reduce((n, r) => n + r.byteLength, 0);
+  return typedArraysOf(t).reduce((n, a) => n + a.byteLength, 0) + t.rep.reduce((n, r) => n + r.byteLength, 0);
 }
 
 // ── Verification ───────────────────────────────────────────────────────────────────────
@@ -1158,27 +1160,7 @@ export function compileTables(values: readonly ScrubValue[]): ScrubTables {
 
 /** The typed arrays a worker transfers with its tables. */
 export function tableBuffers(t: ScrubTables): ArrayBuffer[] {
-  const arrays = [
-    t.pat,
-    t.off,
-    t.len,
-    t.kind,
-    t.raw,
-    t.rawLen,
-    t.slot,
-    t.partial,
-    t.b64,
-    t.bloom,
-    t.breaks,
-    t.gram,
-    t.gram2,
-    t.keys,
-    t.keyFrom,
-    t.keyTo,
-    t.list,
-    ...t.rep,
-  ];
-  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
+  return [...new Set([...typedArraysOf(t), ...t.rep].map((a) => a.buffer as ArrayBuffer))];
 }
 
 export function compileScrubber(values: readonly ScrubValue[]): Scrubber {
