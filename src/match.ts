@@ -43,11 +43,10 @@ interface Dfa {
   states: number[];
   /** Row `id` × 128 + an ASCII code: the next state's row (its id × 128), -1 until first needed. */
   next: Int32Array;
-  /** Per state: ACCEPTS, DEAD. */
+  /** Per state: ACCEPTS or 0. No state without a way on is ever numbered: the scan ends there. */
   flags: Uint8Array;
 }
 const ACCEPTS = 1;
-const DEAD = 2;
 
 /** States a part's lazy DFA keeps; past that, the automaton is stepped without it. */
 const DFA_STATES = 256;
@@ -215,22 +214,24 @@ export function globMatches(glob: string, path: string, reader: PathReader = new
  * last segment and a few characters, not the whole path.
  */
 function endsWithPart(g: Glob, path: string, from: number): boolean {
-  const { ascii, wide } = g;
-  const other = g.other[0];
-  const loop = g.loop[0];
-  const empty = g.empty[0];
   const accept = 1 << g.n;
-  // A part has no `**`, so no two `*` are next to each other: one step closes a state.
-  let state = 1 | ((1 & empty) << 1);
+  let state = startOfPart(g);
   for (let s = path.length; ; s--) {
     if ((state & accept) !== 0) return true;
     if (s <= from) return false;
-    const c = path.charCodeAt(s - 1);
-    const a = c < 128 ? ascii[c] : (wide.get(c)?.[0] ?? other);
-    const next = (c === SLASH ? 0 : state & loop) | ((state & a) << 1);
-    state = next | ((next & empty) << 1);
+    state = stepPart(g, state, path.charCodeAt(s - 1));
     if (state === 0) return false;
   }
+}
+
+// A part has no `**`, so no two `*` are next to each other: one step closes a state.
+/** A one-word part automaton's state before any character. */
+const startOfPart = (g: Glob) => 1 | ((1 & g.empty[0]) << 1);
+/** A one-word part automaton's state after one more character. */
+function stepPart(g: Glob, state: number, c: number): number {
+  const a = c < 128 ? g.ascii[c] : (g.wide.get(c)?.[0] ?? g.other[0]);
+  const next = (c === SLASH ? 0 : state & g.loop[0]) | ((state & a) << 1);
+  return next | ((next & g.empty[0]) << 1);
 }
 
 /** The glob's single automaton over the whole path, `**` and all: the reading the parts must agree with. */
@@ -317,19 +318,10 @@ export class PathReader {
  */
 function scan(g: Glob, path: string, from: number, anchored: boolean, toEnd: boolean): number {
   if (g.words !== 1) return scanN(g, path, from, anchored, toEnd);
-  const { ascii, wide } = g;
-  const other = g.other[0];
-  const loop = g.loop[0];
-  const empty = g.empty[0];
   const accept = 1 << g.n;
-  // A part has no `**`, so no two `*` are next to each other: one step closes a state.
-  const start = 1 | ((1 & empty) << 1);
+  const start = startOfPart(g);
+  // Unanchored, a match may also start at every character.
   const fresh = anchored ? 0 : start;
-  const step = (state: number, c: number) => {
-    const a = c < 128 ? ascii[c] : (wide.get(c)?.[0] ?? other);
-    const next = (c === SLASH ? 0 : state & loop) | ((state & a) << 1);
-    return next | ((next & empty) << 1) | fresh;
-  };
   const dfa = (g.dfa ??= [dfaOf(), dfaOf()])[anchored ? 0 : 1];
   /** The state's row, or -1 once the DFA is full (then the automaton is stepped without it). */
   const rowOf = (state: number) => {
@@ -347,12 +339,12 @@ function scan(g: Glob, path: string, from: number, anchored: boolean, toEnd: boo
       }
       dfa.ids.set(state, id);
       dfa.states.push(state);
-      dfa.flags[id] = (state & accept ? ACCEPTS : 0) | (state === 0 ? DEAD : 0);
+      dfa.flags[id] = state & accept ? ACCEPTS : 0;
     }
     return id << 7;
   };
-  // What stops the table's loop at a state: no way on, or a match (unless it must reach the end).
-  const stop = toEnd ? DEAD : DEAD | ACCEPTS;
+  // What stops the table's loop at a state: a match, unless it must reach the end.
+  const stop = toEnd ? 0 : ACCEPTS;
   let state = start;
   let row = rowOf(state);
   let i = from;
@@ -370,11 +362,10 @@ function scan(g: Glob, path: string, from: number, anchored: boolean, toEnd: boo
       state = dfa.states[row >> 7];
     }
     // `state` is the automaton's after path[from, i).
-    if (state === 0) return -1;
     if (!toEnd && (state & accept) !== 0) return i;
     if (i === path.length) break;
     const c = path.charCodeAt(i++);
-    const after = step(state, c);
+    const after = stepPart(g, state, c) | fresh;
     if (after === 0) return -1;
     if (c >= 128)
       row = rowOf(after); // back on the table outside ASCII (unless it is full)
