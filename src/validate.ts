@@ -4,7 +4,10 @@ import type { RecordKind } from './contract.ts';
 import { einval } from './errors.ts';
 
 export const PLACEHOLDER_PREFIX = 'fnox_proxy_';
-/** A placeholder's form (README, Records): the prefix and 24 lower-case hex characters. */
+/** A placeholder's form (README, Records): the prefix and 24 lower-case hex characters.
+ * Built once from this constant, never from input: a literal and one fixed-count class, so a
+ * match tries at most 35 characters from each start and can't backtrack further.
+ */
 const PLACEHOLDER_FORM = `${PLACEHOLDER_PREFIX}[0-9a-f]{24}`;
 /** A placeholder anywhere in a text. */
 export const PLACEHOLDER = new RegExp(PLACEHOLDER_FORM);
