@@ -2,7 +2,8 @@
 // bare MessageChannel echo across the same two origins, measured in the same run; then `redact`
 // throughput through the agent port against the same messages through that echo.
 // `node bench/port.bench.mjs [--count N] [--redact-mib N] [--values N] [--records N] [--runs N]
-// [--only status|core|redact] [--profile FILE]` (one part only; a CPU profile of the redact part).
+// [--only status|core|redact] [--profile FILE]` (one part only; a CPU profile of the
+// rotations in the core part, of the measuring in the redact part).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +44,13 @@ await writeFile(
 await writeFile(`${dist}/embedders.json`, JSON.stringify([embedder]));
 const distServer = await serveDist({ dir: dist, embedders: [embedder] });
 const built = `http://localhost:${distServer.address().port}`;
+/** The first profile the page brackets with console.profile (bench/port-page.ts), in `.recorded`. */
+async function recordProfile(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const recorded = new Promise((resolve) => cdp.on('Profiler.consoleProfileFinished', (e) => resolve(e.profile)));
+  await cdp.send('Profiler.enable');
+  return { recorded };
+}
 const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
 try {
   if (part('status')) {
@@ -63,7 +71,9 @@ try {
     const corePage = await coreContext.newPage();
     await corePage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(built)}&echo=/echo.html`);
     await corePage.waitForFunction(() => window.benchReady);
+    const coreProfile = profile ? await recordProfile(corePage) : null;
     const c = await corePage.evaluate(([records, runs]) => window.runCore(records, runs), [coreRecords, coreRuns]);
+    if (coreProfile) await writeFile(profile, JSON.stringify(await coreProfile.recorded));
     await coreContext.close();
     const ms = (n) => (n < 1 ? `${Math.round(n * 1000)} µs` : `${n.toFixed(1)} ms`);
     const verdict = (ok) => (ok ? 'met' : '**not met**');
@@ -88,12 +98,9 @@ try {
     const redactPage = await browser.newPage();
     await redactPage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(vault)}`);
     await redactPage.waitForFunction(() => window.benchReady);
-    const cdp = profile ? await redactPage.context().newCDPSession(redactPage) : null;
-    // The page brackets its measuring of `redact` with console.profile (bench/port-page.ts).
-    const recorded = cdp ? new Promise((resolve) => cdp.on('Profiler.consoleProfileFinished', (e) => resolve(e.profile))) : null;
-    if (cdp) await cdp.send('Profiler.enable');
+    const recorded = profile ? await recordProfile(redactPage) : null;
     const r = await redactPage.evaluate(([mib, values]) => window.runRedact(mib, values), [redactMiB, redactValues]);
-    if (recorded) await writeFile(profile, JSON.stringify(await recorded));
+    if (recorded) await writeFile(profile, JSON.stringify(await recorded.recorded));
     console.log(
       `\n\`redact\` through the agent port in Chromium, ${fmt1(r.mib)} MiB as 1 MiB requests of 16 strings, ${r.values} values (${r.hits} hits), against the same messages through the bare echo:\n`,
     );

@@ -484,6 +484,9 @@ export type VaultEvent =
   | { v: Protocol; op: 'changed'; secrets: SecretView[]; exits: ExitPolicyView; audit: AuditEntry[] }
   | { v: Protocol; op: 'status'; status: VaultStatus };
 
+/** A namespace's `changed` goes out at most once in this many milliseconds (README, Events). */
+export const CHANGED_EVERY_MS = 100;
+
 /** Everything a page port may receive. */
 export type PageMessage = Welcome | Refused | Reply | ErrorReply | VaultEvent;
 

@@ -10,6 +10,7 @@ import { answerSealed } from './sealed.ts';
 import { originAllowed } from './settings.ts';
 import type { Change, Vault } from './vault.ts';
 import { MAX_QUEUED_BYTES, MAX_QUEUED_REQUESTS, queueFull, queuedSize } from './limits.ts';
+import { CHANGED_EVERY_MS } from './contract.ts';
 
 type Fields = Record<string, unknown>;
 
@@ -201,6 +202,26 @@ export class Gateway {
   }
 
   private pushing: Promise<void> = Promise.resolve();
+  /** Per namespace, when its last `changed` went out, and whether one waits for its window. */
+  private readonly changedAt = new Map<string, number>();
+  private readonly changedDue = new Set<string>();
+
+  /**
+   * Whether `changed` goes out now: at most one per namespace every CHANGED_EVERY_MS (README,
+   * Events); one asked for sooner waits for the end of the window and then carries the state of
+   * that moment, so a burst of writes ends with one `changed` of its last state.
+   */
+  private changedNow(namespace: string): boolean {
+    if (this.changedDue.has(namespace)) return false;
+    const wait = (this.changedAt.get(namespace) ?? -Infinity) + CHANGED_EVERY_MS - performance.now();
+    if (wait <= 0) return true;
+    this.changedDue.add(namespace);
+    setTimeout(() => {
+      this.changedDue.delete(namespace);
+      void this.push(namespace, ['audit']);
+    }, wait);
+    return false;
+  }
 
   private async pushNow(namespace: string | null, changes: Change[]) {
     const namespaces = new Set<string>();
@@ -210,9 +231,10 @@ export class Gateway {
     for (const ns of namespaces) {
       const [view, changed, status] = await Promise.all([
         changes.includes('values') ? this.vault.placeholders(ns) : null,
-        changes.includes('audit') ? this.vault.changed(ns) : null,
+        changes.includes('audit') && this.changedNow(ns) ? this.vault.changed(ns) : null,
         this.vault.status(ns),
       ]);
+      if (changed) this.changedAt.set(ns, performance.now());
       for (const c of this.connections) {
         if (c.role !== 'page' || c.namespace !== ns) continue;
         if (view) c.port.postMessage({ v: 1, op: 'placeholders', ...view });

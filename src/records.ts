@@ -115,45 +115,45 @@ export class Records {
       };
       const tx = this.db.transaction(['records', 'namespaces', 'audit', 'requests', 'keys'], 'readwrite');
       try {
-        if (checkId !== null) {
-          const stored = await tx.objectStore('keys').get('check');
-          if (stored?.slot !== 'check' || stored.id !== checkId) throw keyChanged(tx);
-        }
-        const current = await tx.objectStore('records').index('byName').get([namespace, input.name]);
+        // Every read at once, then every write at once: a transaction's requests run in order
+        // anyway, and each await would be a round trip to the browser's storage.
+        const [stored, current, metaBefore, requests] = await Promise.all([
+          checkId !== null ? tx.objectStore('keys').get('check') : null,
+          tx.objectStore('records').index('byName').get([namespace, input.name]),
+          tx.objectStore('namespaces').get(namespace),
+          answers ? tx.objectStore('requests').index('byNamespace').getAll(namespace) : [],
+        ]);
+        if (checkId !== null && (stored?.slot !== 'check' || stored.id !== checkId)) throw keyChanged(tx);
         if (!sameVersion(current, existing)) {
           tx.abort(); // another document created, rotated or purged it meanwhile: read again
           await tx.done.catch(() => {});
           continue;
         }
         // The namespace's limits (README, Limits), checked where the write happens: past one, nothing changes.
-        const used = await this.valueBytes(tx, namespace);
+        const used = metaBefore?.valueBytes ?? (await this.countValueBytes(tx, namespace));
         if (!current && (await tx.objectStore('records').index('byNamespace').count(namespace)) >= MAX_RECORDS) {
           throw tooManyRecords();
         }
         const grown = valueBytesOf(record) - (current ? valueBytesOf(current) : 0);
         if (used + grown > MAX_VALUE_TOTAL) throw tooManyValueBytes();
         if (current?.usedAt !== undefined) record.usedAt = current.usedAt;
-        let answered: StoredRequest | undefined;
-        if (answers) {
-          const pending = (await tx.objectStore('requests').index('byNamespace').getAll(namespace))
-            .filter((r) => stateAt(r, now) === 'pending')
-            .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
-          answered = answers(pending);
-        }
-        await tx.objectStore('records').put(record);
-        const meta = await this.bump(tx, namespace, used + grown);
-        if (answered) {
-          answered = { ...answered, state: 'done', placeholder };
-          await tx.objectStore('requests').put(answered);
-        }
-        const entry = await addAudit(tx, namespace, now, {
-          type: 'seal',
-          name: input.name,
-          kind: input.kind,
-          source: input.source,
-          rotated: !!existing,
-          ...actor,
-        });
+        const pending = requests.filter((r) => stateAt(r, now) === 'pending').sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+        const found = answers?.(pending);
+        const answered = found && { ...found, state: 'done' as const, placeholder };
+        const meta = bumped(metaBefore, namespace, used + grown);
+        const [, , entry] = await Promise.all([
+          tx.objectStore('records').put(record),
+          tx.objectStore('namespaces').put(meta),
+          addAudit(tx, namespace, now, {
+            type: 'seal',
+            name: input.name,
+            kind: input.kind,
+            source: input.source,
+            rotated: !!existing,
+            ...actor,
+          }),
+          answered && tx.objectStore('requests').put(answered),
+        ]);
         await tx.done;
         const delta: Delta = { namespace, rev: revOf(meta), meta, records: [record], audit: [entry], ...(answered && { requests: [answered] }) };
         return { record, rotated: !!existing, delta };
@@ -449,18 +449,17 @@ export class Records {
    */
   private async bump(tx: WriteTx, namespace: string, valueBytes: number | undefined | 'keep' = 'keep'): Promise<NamespaceMeta> {
     const store = tx.objectStore('namespaces');
-    const meta = (await store.get(namespace)) ?? emptyMeta(namespace);
-    const next: NamespaceMeta = { ...meta, scrubVersion: meta.scrubVersion + 1, rev: revOf(meta) + 1 };
-    if (valueBytes === undefined) delete next.valueBytes;
-    else if (valueBytes !== 'keep') next.valueBytes = valueBytes;
+    const next = bumped(await store.get(namespace), namespace, valueBytes);
     await store.put(next);
     return next;
   }
 
   /** The bytes of the namespace's values: kept in its meta, or counted once when absent. */
   private async valueBytes(tx: WriteTx, namespace: string): Promise<number> {
-    const kept = (await tx.objectStore('namespaces').get(namespace))?.valueBytes;
-    if (kept !== undefined) return kept;
+    return (await tx.objectStore('namespaces').get(namespace))?.valueBytes ?? this.countValueBytes(tx, namespace);
+  }
+
+  private async countValueBytes(tx: WriteTx, namespace: string): Promise<number> {
     let total = 0;
     const records = (tx as IDBPTransaction<VaultSchema, ['records'], 'readwrite'>).objectStore('records');
     for await (const cursor of records.index('byNamespace').iterate(namespace)) total += valueBytesOf(cursor.value);
@@ -469,6 +468,15 @@ export class Records {
 }
 
 type WriteTx = IDBPTransaction<VaultSchema, any, 'readwrite'>;
+
+/** The namespace's meta after a write: the scrub version and revision moved on, the value bytes set. */
+function bumped(meta: NamespaceMeta | undefined, namespace: string, valueBytes: number | undefined | 'keep'): NamespaceMeta {
+  const before = meta ?? emptyMeta(namespace);
+  const next: NamespaceMeta = { ...before, scrubVersion: before.scrubVersion + 1, rev: revOf(before) + 1 };
+  if (valueBytes === undefined) delete next.valueBytes;
+  else if (valueBytes !== 'keep') next.valueBytes = valueBytes;
+  return next;
+}
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);

@@ -1,6 +1,7 @@
 // The gateway built directly, in this page, over a vault stand-in: its queue, its roles and what a
 // throwing op does to the port. No frame: each behaviour is the gateway's own.
 import { expect, waitUntil } from '@open-wc/testing';
+import { CHANGED_EVERY_MS } from '../src/contract.ts';
 import { Gateway } from '../src/gateway.ts';
 import type { Vault } from '../src/vault.ts';
 
@@ -101,6 +102,36 @@ describe('the gateway, built directly', () => {
     const port = await connect(gateway, parent);
     expect((await port.reply(port.send('placeholders'))).error.code).to.equal('EAGAIN');
     expect((await port.reply(port.send('status'))).status.origin).to.equal(ORIGIN);
+  });
+
+  it('pushes a burst of changes as one changed at once and one with the last state at the end of the window', async () => {
+    let notify: (namespace: string | null, changes: string[]) => unknown = () => {};
+    let audit = 0;
+    const gateway = new Gateway(
+      standIn({
+        onChange: (listener: typeof notify) => {
+          notify = listener;
+          return () => {};
+        },
+        changed: async () => ({ secrets: [], exits: { secrets: [] }, audit: [{ seq: audit }] }),
+      }),
+      [ORIGIN],
+      win,
+    );
+    const port = await connect(gateway, parent);
+    const changedSeqs = () => port.messages.filter((m) => m.op === 'changed').map((m) => m.audit[0].seq);
+    const start = performance.now();
+    for (audit = 1; audit <= 5; audit++) await notify(ORIGIN, ['audit']);
+    audit = 5;
+    await waitUntil(() => changedSeqs().length === 2, 'no changed after the window', LOADED);
+    expect(performance.now() - start).to.be.at.least(CHANGED_EVERY_MS - 1);
+    expect(changedSeqs()).to.deep.equal([1, 5]);
+    // Past the window the next change goes out again.
+    await new Promise((resolve) => setTimeout(resolve, CHANGED_EVERY_MS + 20));
+    audit = 6;
+    await notify(ORIGIN, ['audit']);
+    await waitUntil(() => changedSeqs().length === 3, 'no changed after the window passed', LOADED);
+    expect(changedSeqs()).to.deep.equal([1, 5, 6]);
   });
 
   it('names the wrong field of a request before the vault sees it', async () => {
