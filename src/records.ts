@@ -18,6 +18,8 @@ const GCM_TAG_BYTES = 16;
 export const valueBytesOf = (record: Pick<StoredRecord, 'ciphertext'>) => record.ciphertext.byteLength - GCM_TAG_BYTES;
 
 export const PURGE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
+/** Records read per step of a purge's search. */
+const PURGE_BATCH = 200;
 export { AUDIT_PAGE, addAudit };
 
 /** A value to store, already checked (validate.ts). */
@@ -191,15 +193,26 @@ export class Records {
   /** Deletes records removed 30 days ago or more; answers the namespaces whose values changed. */
   async purge(): Promise<string[]> {
     const now = this.now();
+    const due = (r: StoredRecord | undefined): r is StoredRecord => r?.removedAt !== undefined && now - r.removedAt >= PURGE_AFTER_MS;
+    // Looked for in read-only batches first: most purges find nothing, and a write transaction
+    // over `records` holds up every read of it (a frame's first read of its namespace among them).
+    const ids: string[] = [];
+    for (let after: string | undefined; ; ) {
+      const batch = await this.db.getAll('records', after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), PURGE_BATCH);
+      for (const r of batch) if (due(r)) ids.push(r.id);
+      if (batch.length < PURGE_BATCH) break;
+      after = batch[batch.length - 1]!.id;
+    }
+    if (ids.length === 0) return [];
     const tx = this.db.transaction(['records', 'namespaces', 'audit'], 'readwrite');
     const freed = new Map<string, number>();
-    for await (const cursor of tx.objectStore('records')) {
-      const { removedAt, namespace, name } = cursor.value;
-      if (removedAt !== undefined && now - removedAt >= PURGE_AFTER_MS) {
-        freed.set(namespace, (freed.get(namespace) ?? 0) + valueBytesOf(cursor.value));
-        await cursor.delete();
-        await addAudit(tx, namespace, now, { type: 'purge', name });
-      }
+    for (const id of ids) {
+      const record = await tx.objectStore('records').get(id);
+      if (!due(record)) continue; // restored meanwhile
+      const { namespace, name } = record;
+      freed.set(namespace, (freed.get(namespace) ?? 0) + valueBytesOf(record));
+      await tx.objectStore('records').delete(id);
+      await addAudit(tx, namespace, now, { type: 'purge', name });
     }
     const changed = new Set(freed.keys());
     for (const [namespace, bytes] of freed) {

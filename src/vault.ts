@@ -40,6 +40,7 @@ import type { SealFields } from './contract.ts';
 
 /** The vault's version: package.json's, the one definition of it. */
 export const VAULT_VERSION: string = pkg.version;
+const PURGE_FIRST_MS = 5000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 export type { Change };
@@ -69,6 +70,7 @@ export class Vault {
   private lockState: LockState = null;
   private readonly listeners = new Set<ChangeListener>();
   private readonly bus = new BroadcastChannel(CHANNEL);
+  private firstPurge?: ReturnType<typeof setTimeout>;
   private purgeTimer?: ReturnType<typeof setInterval>;
   private expiryTimer?: ReturnType<typeof setTimeout>;
 
@@ -112,14 +114,15 @@ export class Vault {
       for (const namespace of vault.states.keys()) void vault.scrubbers.refresh(namespace);
       await vault.notify(null, ['status']);
     });
-    // Purging is upkeep: it runs after the first hellos rather than before them.
-    void vault.purge();
+    // Purging is upkeep: it runs a while after the first hellos, never in their way (README, Records).
+    vault.firstPurge = setTimeout(() => void vault.purge(), PURGE_FIRST_MS);
     vault.purgeTimer = setInterval(() => void vault.purge(), PURGE_EVERY_MS);
     return vault;
   }
 
   /** Stops the timers and channels (the database is its opener's to close). */
   close() {
+    clearTimeout(this.firstPurge);
     clearInterval(this.purgeTimer);
     clearTimeout(this.expiryTimer);
     this.bus.close();

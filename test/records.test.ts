@@ -166,6 +166,18 @@ describe('records', () => {
     expect((await records.audit(NS)).audit.map((e) => e.type)).to.deep.equal(['purge', 'remove', 'restore', 'remove', 'seal']);
   });
 
+  it('a purge finds due records past its first read-only batch and leaves the rest', async () => {
+    // 450 records: more than two of the purge's batches of 200; every third one removed.
+    for (let i = 0; i < 450; i++) await records.write(NS, key, secret(`R${i}`, `v${i}`));
+    for (let i = 0; i < 450; i += 3) await records.remove(NS, `R${i}`);
+    now += PURGE_AFTER_MS;
+    expect(await records.purge()).to.deep.equal([NS]);
+    const left = (await db.getAll('records')).map((r) => r.name);
+    expect(left.length).to.equal(300);
+    expect(left.some((name) => Number(name.slice(1)) % 3 === 0)).to.equal(false);
+    expect(await records.purge()).to.deep.equal([]);
+  });
+
   it('sealing a removed name brings it back with a new value and the same placeholder', async () => {
     const { record } = await records.write(NS, key, secret('BACK', canary()));
     await records.remove(NS, 'BACK');
