@@ -40,7 +40,7 @@ import type { SealFields } from './contract.ts';
 
 /** The vault's version: package.json's, the one definition of it. */
 export const VAULT_VERSION: string = pkg.version;
-const PURGE_FIRST_MS = 5000;
+const PURGE_FIRST_MS = 60 * 1000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 export type { Change };
