@@ -68,8 +68,7 @@ export class Gateway {
     if (role !== 'page' && role !== 'agent') return refuse({ code: 'EINVAL', message: 'role must be page or agent' });
 
     const namespace = event.origin;
-    await this.vault.serve(namespace);
-    const status = await this.vault.status(namespace);
+    const status = await this.vault.welcome(namespace);
     const connection: Connection = { port, role, namespace, tail: Promise.resolve(), seen: statusKey(status), waiting: 0, waitingBytes: 0 };
     if (role === 'agent') connection.agent = new AgentSession(this.vault, namespace);
     port.postMessage({ v: 1, op: 'welcome', role, status });

@@ -10,7 +10,7 @@ import type { Endpoint } from './endpoints.ts';
 import { AUDIT_PAGE, type Delta, type LoadedNamespace, revOf } from './namespaces.ts';
 import { type Policy, type StoredPolicy, policyOf } from './policy/accepted.ts';
 import { refusedEndpoints } from './registered.ts';
-import type { StoredRequest } from './requests.ts';
+import { type StoredRequest, oldestFirst } from './requests.ts';
 import { withoutEndpointRules } from './views.ts';
 
 /** The policy in effect and the endpoints it may never reach, derived from policy and meta. */
@@ -71,7 +71,7 @@ export class NamespaceState {
     for (const r of loaded.records) this.records.set(r.name, r);
     this.live = null;
     this.requests.clear();
-    for (const r of [...loaded.requests].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))) this.requests.set(r.id, r);
+    for (const r of [...loaded.requests].sort(oldestFirst)) this.requests.set(r.id, r);
     this.audit = loaded.audit;
     this.auditMore = loaded.auditMore;
     this.sorted = null;

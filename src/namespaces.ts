@@ -8,7 +8,7 @@ import type { AuditEntry } from './contract.ts';
 import { emptyMeta, type NamespaceMeta, type StoredAudit, type StoredRecord, type VaultDb, type VaultSchema } from './db.ts';
 import type { StoredPolicy } from './policy/accepted.ts';
 import { type Registered, count, emptyRegistered, mergeRegistered, removeRegistered, scrubbedRegistered } from './registered.ts';
-import type { StoredRequest } from './requests.ts';
+import { type StoredRequest, oldestFirst } from './requests.ts';
 
 /** The newest audit entries a document keeps per namespace: the first `audit` page. */
 export const AUDIT_PAGE = 100;
@@ -42,6 +42,23 @@ export interface LoadedNamespace {
   audit: AuditEntry[];
   auditMore: boolean;
 }
+
+/**
+ * What a namespace's status needs, in one small read (README, Scrub state): `welcome` goes out
+ * from it while the whole namespace is still being read.
+ */
+export interface NamespaceSummary {
+  meta: NamespaceMeta;
+  stored: StoredPolicy | undefined;
+  requests: StoredRequest[];
+  /** Whether it holds any record, of any kind or state. */
+  anyRecord: boolean;
+  /** Whether it holds a secret not removed; null when the first records read didn't tell. */
+  liveSecret: boolean | null;
+}
+
+/** Records a summary reads to look for a secret not removed. */
+const SUMMARY_RECORDS = 16;
 
 /** The revision a meta holds (0 before the first write that counted them). */
 export const revOf = (meta: NamespaceMeta) => meta.rev ?? 0;
@@ -97,6 +114,27 @@ export class Namespaces {
       newest(),
     ]);
     return { meta: meta ?? emptyMeta(namespace), records, stored, requests, audit: page.audit, auditMore: page.more };
+  }
+
+  /** The namespace's summary: its row, policy and requests, a count and a few records. */
+  async summary(namespace: string): Promise<NamespaceSummary> {
+    const tx = this.db.transaction(['records', 'namespaces', 'policy', 'requests']);
+    const records = tx.objectStore('records').index('byNamespace');
+    const [meta, stored, requests, total, first] = await Promise.all([
+      tx.objectStore('namespaces').get(namespace),
+      tx.objectStore('policy').get(namespace),
+      tx.objectStore('requests').index('byNamespace').getAll(namespace),
+      records.count(namespace),
+      records.getAll(namespace, SUMMARY_RECORDS),
+    ]);
+    const live = first.some((r) => r.kind === 'secret' && r.removedAt === undefined);
+    return {
+      meta: meta ?? emptyMeta(namespace),
+      stored,
+      requests: requests.sort(oldestFirst),
+      anyRecord: total > 0,
+      liveSecret: live || total <= first.length ? live : null,
+    };
   }
 
   /** The namespace's stored revision: one small read. */

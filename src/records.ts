@@ -8,7 +8,7 @@ import { VaultError, enoent } from './errors.ts';
 import { type HeldKey, decryptValue, encryptValue } from './keys.ts';
 import { newPlaceholder } from './validate.ts';
 import { AUDIT_PAGE, type Delta, addAudit, bump as bumpMeta, revOf } from './namespaces.ts';
-import { type StoredRequest, stateAt } from './requests.ts';
+import { type StoredRequest, oldestFirst, stateAt } from './requests.ts';
 import type { ImportSource } from './contract.ts';
 import type { RestoreWrite } from './backup.ts';
 import { MAX_RECORDS, MAX_VALUE_TOTAL, tooManyRecords, tooManyValueBytes } from './limits.ts';
@@ -139,7 +139,7 @@ export class Records {
         const grown = valueBytesOf(record) - (current ? valueBytesOf(current) : 0);
         if (used + grown > MAX_VALUE_TOTAL) throw tooManyValueBytes();
         if (current?.usedAt !== undefined) record.usedAt = current.usedAt;
-        const pending = requests.filter((r) => stateAt(r, now) === 'pending').sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+        const pending = requests.filter((r) => stateAt(r, now) === 'pending').sort(oldestFirst);
         const found = answers?.(pending);
         const answered = found && { ...found, state: 'done' as const, placeholder };
         const meta = bumped(metaBefore, namespace, used + grown);

@@ -28,6 +28,9 @@ export interface StoredRequest {
 export type NewRequest = Pick<StoredRequest, 'kind' | 'name' | 'provider' | 'prompt' | 'oauth' | 'uid' | 'tag'>;
 
 /** The state a request has at `now`. */
+/** Requests' order everywhere: oldest first, ties by id. */
+export const oldestFirst = (a: StoredRequest, b: StoredRequest) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1);
+
 export function stateAt(request: StoredRequest, now: number): RequestStateName {
   return request.state === 'pending' && now >= request.expiresAt ? 'expired' : request.state;
 }
@@ -127,7 +130,7 @@ export class Requests {
 
   async all(namespace: string): Promise<StoredRequest[]> {
     const all = await this.db.getAllFromIndex('requests', 'byNamespace', namespace);
-    return all.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+    return all.sort(oldestFirst);
   }
 
   /** The namespace's pending requests, oldest first. */

@@ -17,7 +17,7 @@ import type {
   VaultStatus,
 } from './contract.ts';
 import { type BusMessage, CHANNEL, type Change } from './bus.ts';
-import type { StoredRecord, VaultDb } from './db.ts';
+import type { NamespaceMeta, StoredRecord, VaultDb } from './db.ts';
 import { VaultError, enoent, einval } from './errors.ts';
 import { readLock } from './keys.ts';
 import { KeyRing } from './keyring.ts';
@@ -27,7 +27,7 @@ import { type Registered, emptyRegistered, scrubbedRegistered } from './register
 import { checkAttestation } from './policy/attest.ts';
 import { PolicyStore } from './policy/store.ts';
 import { yieldThread } from './slices.ts';
-import { warmPolicy } from './policy/accepted.ts';
+import { type StoredPolicy, warmPolicy } from './policy/accepted.ts';
 import { type TestRequest, testVerdict } from './injector.ts';
 import builtinEndpoints from './endpoints.json' with { type: 'json' };
 import pkg from '../package.json' with { type: 'json' };
@@ -35,7 +35,7 @@ import { type NewRequest, Requests, type StoredRequest, pendingOf, stateAt } fro
 import { AUDIT_PAGE, type Actor, type AuditDraft, PURGE_AFTER_MS, Records, type RecordInput, type RotationCheck } from './records.ts';
 import { type Delta, Namespaces } from './namespaces.ts';
 import { type InEffect, NamespaceState } from './namespace-state.ts';
-import { backupReminderOf, exitsView, scrubOf, secretView, stateOf } from './views.ts';
+import { backupReminderOf, exitsView, reminderOf, scrubOf, scrubStateOf, secretView, stateOf } from './views.ts';
 import type { SealFields } from './contract.ts';
 
 /** The vault's version: package.json's, the one definition of it. */
@@ -225,10 +225,44 @@ export class Vault {
 
   async status(namespace: string): Promise<VaultStatus> {
     const state = await this.state(namespace);
+    const records = state.all();
+    return this.statusOf(namespace, {
+      meta: state.meta,
+      stored: state.stored,
+      requests: state.requests.values(),
+      anyRecord: records.length > 0,
+      liveSecret: () => records.some((r) => r.kind === 'secret' && r.removedAt === undefined),
+    });
+  }
+
+  /**
+   * `welcome`'s status. A namespace not yet in memory starts loading, and the status comes from a
+   * small read beside it (README, Scrub state): the page's first ops wait for the load, `welcome`
+   * doesn't. When that read can't tell (no live secret among its first records), it waits too.
+   */
+  async welcome(namespace: string): Promise<VaultStatus> {
+    if (this.states.has(namespace)) {
+      await this.serve(namespace);
+      return this.status(namespace);
+    }
+    const summary = this.namespaces.summary(namespace).catch(() => null);
+    const serving = this.serve(namespace);
+    serving.catch(() => {}); // every op awaits the load again, and answers its error
+    const known = await summary;
+    if (!known || known.liveSecret === null) {
+      await serving;
+      return this.status(namespace);
+    }
+    return this.statusOf(namespace, { ...known, liveSecret: () => known.liveSecret === true });
+  }
+
+  private statusOf(
+    namespace: string,
+    of: { meta: NamespaceMeta; stored: StoredPolicy | undefined; requests: Iterable<StoredRequest>; anyRecord: boolean; liveSecret: () => boolean },
+  ): VaultStatus {
     const now = this.now();
     const waiting = [];
-    for (const r of state.requests.values()) if (stateAt(r, now) === 'pending') waiting.push(pendingOf(r));
-    const view = { records: state.all(), meta: state.meta };
+    for (const r of of.requests) if (stateAt(r, now) === 'pending') waiting.push(pendingOf(r));
     return {
       version: VAULT_VERSION,
       protocol: 1,
@@ -236,11 +270,11 @@ export class Vault {
       locked: this.locked,
       lock: this.lockState,
       keyLost: this.keys.keyLost,
-      scrub: scrubOf(view, this.locked, this.scrubbers.ready(namespace)),
+      scrub: scrubStateOf(of.anyRecord, of.meta, this.locked, this.scrubbers.ready(namespace)),
       waiting,
-      exportedAt: state.meta.exportedAt,
-      backupReminder: backupReminderOf(view),
-      policy: state.stored?.files ?? [],
+      exportedAt: of.meta.exportedAt,
+      backupReminder: reminderOf(of.meta, of.liveSecret),
+      policy: of.stored?.files ?? [],
     };
   }
 

@@ -90,9 +90,14 @@ export function exitsView(policy: Policy): ExitPolicyView {
 
 /** `due` once the namespace holds a secret and never exported, until dismissed. */
 export function backupReminderOf({ records, meta }: Pick<Snapshot, 'records' | 'meta'>): BackupReminder {
+  return reminderOf(meta, () => records.some((r) => r.kind === 'secret' && r.removedAt === undefined));
+}
+
+/** The reminder of a namespace's meta, asking whether it holds a live secret only when that decides. */
+export function reminderOf(meta: NamespaceMeta, liveSecret: () => boolean): BackupReminder {
   if (meta.exportedAt !== null) return null;
   if (meta.reminderDismissed) return 'dismissed';
-  return records.some((r) => r.kind === 'secret' && r.removedAt === undefined) ? 'due' : null;
+  return liveSecret() ? 'due' : null;
 }
 
 /**
@@ -100,6 +105,9 @@ export function backupReminderOf({ records, meta }: Pick<Snapshot, 'records' | '
  * locked and this frame has no compiled scrubber for them.
  */
 export function scrubOf({ records, meta }: Pick<Snapshot, 'records' | 'meta'>, locked: boolean, compiled: boolean): ScrubState {
-  const needed = records.length > 0;
+  return scrubStateOf(records.length > 0, meta, locked, compiled);
+}
+
+export function scrubStateOf(needed: boolean, meta: NamespaceMeta, locked: boolean, compiled: boolean): ScrubState {
   return { needed, version: meta.scrubVersion, ready: !needed || !locked || compiled };
 }

@@ -17,6 +17,7 @@ function standIn(overrides: Record<string, (...args: any[]) => unknown> = {}) {
     onChange: () => () => {},
     serve: async () => {},
     status: async () => status,
+    welcome: async () => status,
     newestScrubber: async () => undefined,
     placeholders: async () => ({ placeholders: [], scrub: { needed: false, version: 0, ready: true } }),
     ...overrides,

@@ -47,6 +47,44 @@ describe('the vault, built directly', () => {
     expect((await b.status(NS)).scrub.version).to.equal((await a.status(NS)).scrub.version);
   });
 
+  it('says in welcome the status it then keeps in memory, for namespaces of every shape', async () => {
+    const a = await open();
+    /** A document's first welcome of NS (from the small read), then its status once NS is in memory. */
+    const welcomeAndStatus = async () => {
+      const db = await openVaultDb(dbName);
+      const vault = await Vault.open({ db, config });
+      dbs.push(db);
+      opened.push(vault);
+      const welcome = await vault.welcome(NS);
+      return { welcome, status: await vault.status(NS) };
+    };
+    const seen: unknown[] = [];
+    const check = async () => {
+      const { welcome, status } = await welcomeAndStatus();
+      expect(welcome).to.deep.equal(status);
+      seen.push(status.backupReminder);
+    };
+    await check(); // no record
+    for (let i = 0; i < 10; i++) await a.put(NS, { ...secret(`MODEL_${i}`), kind: 'model' as const });
+    await check(); // records, none of them a secret
+    for (let i = 0; i < 30; i++) await a.put(NS, secret(`OLD_${i}`));
+    for (let i = 0; i < 30; i++) await a.remove(NS, `OLD_${i}`);
+    await check(); // 40 records, none a live secret: more than the small read looks at
+    // The one secret back is the last in the namespace index's order, past what the small read sees.
+    const db = await openVaultDb(dbName);
+    const inOrder = await db.getAllFromIndex('records', 'byNamespace', NS);
+    db.close();
+    const last = inOrder.filter((r) => r.kind === 'secret').at(-1)!;
+    expect(inOrder.indexOf(last)).to.be.at.least(16);
+    await a.restore(NS, last.name);
+    await check(); // a live secret
+    await a.request(NS, { kind: 'backup' });
+    await check(); // a pending request
+    await a.dismissBackupReminder(NS);
+    await check(); // the reminder dismissed
+    expect(seen).to.deep.equal([null, null, null, 'due', 'due', 'dismissed']);
+  });
+
   it('reloads the namespace when it missed a notice', async () => {
     const [a, b] = [await open(), await open()];
     await a.put(NS, secret('SEEN'));
