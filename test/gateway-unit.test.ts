@@ -85,7 +85,7 @@ describe('the gateway, built directly', () => {
       standIn({
         status: async () => {
           calls += 1;
-          if (calls === 2) throw new TypeError('a bug, with words that must not reach the page');
+          if (calls === 1) throw new TypeError('a bug, with words that must not reach the page');
           return status;
         },
       }),

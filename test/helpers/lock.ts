@@ -78,6 +78,11 @@ export const popup = {
     await popupCommand('type', { text });
   },
   type: (text: string) => popupCommand('type', { text }),
+  /** Sets a field and submits its form in one step, with no keystrokes: for what must happen at once. */
+  submit: (field: string, text: string) =>
+    popupCommand('evaluate', {
+      expression: `(() => { const input = document.querySelector('vault-popup').shadowRoot.getElementById(${JSON.stringify(field)}); input.value = ${JSON.stringify(text)}; input.form.requestSubmit(); return true; })()`,
+    }),
   press: (key: string | string[]) => popupCommand('press', { key }),
   text: () =>
     popupCommand('evaluate', { expression: "document.querySelector('vault-popup')?.shadowRoot?.querySelector('main')?.innerText ?? ''" }) as Promise<string>,

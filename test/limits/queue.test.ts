@@ -19,6 +19,7 @@ async function heldAgent() {
     serve: async () => {},
     fresh: async () => {},
     status: async () => ({ locked: false, lock: null, waiting: [], backupReminder: null }),
+    welcome: async () => ({ locked: false, lock: null, waiting: [], backupReminder: null }),
     scrubber: async () => {
       await held;
       return { version: 1, scrubber };
