@@ -1,4 +1,5 @@
 import { LitElement, nothing } from 'lit';
+import { takeEarlyStart } from '../src/boot.ts';
 import { startVaultFrame } from '../src/frame.ts';
 
 /** The invisible frame bios embeds: it hosts the gateway and renders nothing a person sees. */
@@ -7,7 +8,7 @@ export class VaultFrame extends LitElement {
 
   override connectedCallback() {
     super.connectedCallback();
-    this.frame ??= startVaultFrame();
+    this.frame ??= startVaultFrame(window, { early: takeEarlyStart() });
   }
 
   override disconnectedCallback() {

@@ -3,12 +3,15 @@
 import { AvailabilityBroadcaster } from './availability.ts';
 import { type VaultDb, openVaultDb } from './db.ts';
 import { Gateway } from './gateway.ts';
+import type { EarlyStart } from './boot.ts';
 import { loadSettings } from './settings.ts';
 import { Vault } from './vault.ts';
 
 export interface FrameOptions {
   /** The clock; tests on the vault origin pass one they control. */
   now?: () => number;
+  /** The settings' fetches and the database's open, already started (src/boot.ts). */
+  early?: EarlyStart | null;
 }
 
 export function startVaultFrame(win: Window = window, options: FrameOptions = {}): { ready: Promise<Gateway | null>; stop: () => void } {
@@ -26,20 +29,25 @@ export function startVaultFrame(win: Window = window, options: FrameOptions = {}
   win.addEventListener('message', onMessage);
   const ready = (async () => {
     try {
-      // The settings' fetches and the database's open go on at once.
-      const opening = openVaultDb();
-      const { config, embedders } = await loadSettings(win.location.origin).catch(async (error) => {
-        (await opening.catch(() => null))?.close();
-        throw error;
-      });
-      db = await opening;
-      vault = await Vault.open({ db, config, now: options.now });
+      // The settings' fetches, the database's open and the vault's first reads go on at once; the
+      // parent's namespace is read before its hello where the browser names the parent
+      // (Chromium's ancestorOrigins).
+      const settings = options.early?.settings ?? loadSettings(win.location.origin);
+      settings.catch(() => {}); // awaited below
+      db = await (options.early?.db ?? openVaultDb());
+      const expected = win.parent === win ? undefined : win.location.ancestorOrigins?.[0];
+      vault = await Vault.open({ db, config: settings.then((s) => s.config), now: options.now, expected });
+      const { embedders } = await settings;
       gateway = new Gateway(vault, embedders, win);
       availability = new AvailabilityBroadcaster(vault, gateway, win);
       for (const event of held ?? []) hello(event);
       return gateway;
     } catch (error) {
       console.error(`slicc-vault: answering nobody: ${(error as Error).message}`);
+      vault?.close();
+      db?.close();
+      vault = null;
+      db = null;
       return null;
     } finally {
       held = null;

@@ -33,7 +33,7 @@ import builtinEndpoints from './endpoints.json' with { type: 'json' };
 import pkg from '../package.json' with { type: 'json' };
 import { type NewRequest, Requests, type StoredRequest, pendingOf, stateAt } from './requests.ts';
 import { AUDIT_PAGE, type Actor, type AuditDraft, PURGE_AFTER_MS, Records, type RecordInput, type RotationCheck } from './records.ts';
-import { type Delta, Namespaces } from './namespaces.ts';
+import { type Delta, type NamespaceSummary, Namespaces } from './namespaces.ts';
 import { type InEffect, NamespaceState } from './namespace-state.ts';
 import { backupReminderOf, exitsView, reminderOf, scrubOf, scrubStateOf, secretView, stateOf } from './views.ts';
 import type { SealFields } from './contract.ts';
@@ -48,7 +48,13 @@ export type ChangeListener = (namespace: string | null, changes: Change[]) => vo
 
 export interface VaultOptions {
   db: VaultDb;
-  config: VaultConfig;
+  /** May still be on its way (the frame's settings): the reads that don't need it go out meanwhile. */
+  config: VaultConfig | Promise<VaultConfig>;
+  /**
+   * The namespace whose hello is expected first (the frame's parent, where the browser names it
+   * before the hello): its small read for `welcome` goes out as the vault opens.
+   */
+  expected?: string;
   now?: () => number;
   /** Auto-lock's clock and timers (default: real timers over `now`); tests inject one. */
   clock?: Clock;
@@ -73,11 +79,13 @@ export class Vault {
   private firstPurge?: ReturnType<typeof setTimeout>;
   private purgeTimer?: ReturnType<typeof setInterval>;
   private expiryTimer?: ReturnType<typeof setTimeout>;
+  /** The expected namespace's small read, for its first `welcome`; dropped at any notice meanwhile. */
+  private early?: { namespace: string; summary: Promise<NamespaceSummary | null> };
 
   private constructor(
     private readonly db: VaultDb,
     keys: KeyRing,
-    options: VaultOptions,
+    options: VaultOptions & { config: VaultConfig },
   ) {
     this.keys = keys;
     this.config = options.config;
@@ -106,9 +114,23 @@ export class Vault {
 
   /** Opens the vault of this document: auto-unlocks when no lock is set, purges, schedules purges. */
   static async open(options: VaultOptions): Promise<Vault> {
-    const keys = await KeyRing.open(options.db);
-    const vault = new Vault(options.db, keys, options);
-    vault.lockState = await readLock(options.db);
+    // The reads that need no settings go out at once, beside the settings' fetches (README,
+    // Benchmarks: frame boot).
+    const { db, expected } = options;
+    const opening = KeyRing.open(db);
+    const locking = readLock(db);
+    const early = expected === undefined ? undefined : { namespace: expected, summary: new Namespaces(db).summary(expected).catch(() => null) };
+    let config: VaultConfig;
+    try {
+      config = await options.config;
+    } catch (error) {
+      (await opening.catch(() => null))?.close();
+      throw error;
+    }
+    const keys = await opening;
+    const vault = new Vault(db, keys, { ...options, config });
+    vault.early = early;
+    vault.lockState = await locking;
     keys.onChange(async () => {
       vault.lockState = await readLock(options.db);
       for (const namespace of vault.states.keys()) void vault.scrubbers.refresh(namespace);
@@ -193,6 +215,7 @@ export class Vault {
   }
 
   private async fromBus(message: BusMessage) {
+    if (message.namespace === null || message.namespace === this.early?.namespace) this.early = undefined;
     // The lock or auto-lock's setting may have changed: look at the idle time again.
     if (message.namespace === null && message.changes.includes('status')) void this.autoLock.arm();
     if (message.namespace === null) {
@@ -241,11 +264,14 @@ export class Vault {
    * doesn't. When that read can't tell (no live secret among its first records), it waits too.
    */
   async welcome(namespace: string): Promise<VaultStatus> {
+    // The read made as the vault opened serves the first hello, if it is that namespace's.
+    const early = this.early?.namespace === namespace ? this.early.summary : undefined;
+    this.early = undefined;
     if (this.states.has(namespace)) {
       await this.serve(namespace);
       return this.status(namespace);
     }
-    const summary = this.namespaces.summary(namespace).catch(() => null);
+    const summary = early ?? this.namespaces.summary(namespace).catch(() => null);
     const serving = this.serve(namespace);
     serving.catch(() => {}); // every op awaits the load again, and answers its error
     const known = await summary;

@@ -85,6 +85,32 @@ describe('the vault, built directly', () => {
     expect(seen).to.deep.equal([null, null, null, 'due', 'due', 'dismissed']);
   });
 
+  it('welcomes the namespace it expected from the read made as it opened, unless a notice of it came first', async () => {
+    const a = await open();
+    await a.put(NS, secret('BEFORE'));
+    /** A document that expects NS's hello (as a frame knows its parent), and its first notice. */
+    const expecting = async () => {
+      const db = await openVaultDb(dbName);
+      const vault = await Vault.open({ db, config, expected: NS });
+      dbs.push(db);
+      opened.push(vault);
+      const noticed = new Promise<void>((resolve) => vault.onChange((namespace) => void (namespace === NS && resolve())));
+      return { vault, noticed };
+    };
+    const quiet = await expecting();
+    const welcome = await quiet.vault.welcome(NS);
+    expect(welcome).to.deep.equal(await quiet.vault.status(NS));
+    expect(welcome.backupReminder).to.equal('due');
+
+    // The read went out at open, before this write: after its notice, the read is stale and unused.
+    const { vault, noticed } = await expecting();
+    await a.request(NS, { kind: 'backup' });
+    await noticed;
+    const after = await vault.welcome(NS);
+    expect(after.waiting.map((r) => r.kind)).to.deep.equal(['backup']);
+    expect(after).to.deep.equal(await vault.status(NS));
+  });
+
   it('reloads the namespace when it missed a notice', async () => {
     const [a, b] = [await open(), await open()];
     await a.put(NS, secret('SEEN'));
