@@ -23,6 +23,46 @@ const cssModules = {
   },
 };
 
+/**
+ * JSON modules (the built-in endpoints, package.json) become `JSON.parse` of one string: the
+ * same object, and the engine reads a string much faster than an object literal, on every frame
+ * boot (README, Benchmarks).
+ */
+const jsonModules = {
+  name: 'json-modules',
+  setup(build) {
+    build.onLoad({ filter: /\.json$/ }, async (args) => {
+      const text = JSON.stringify(JSON.parse(await readFile(args.path, 'utf8')));
+      return { loader: 'js', contents: `export default JSON.parse(${JSON.stringify(text)});` };
+    });
+  },
+};
+
+/**
+ * In the frame's bundle, j-toml starts at its first parse, not as the bundle loads: the worker
+ * parses policy files, the frame only when there is no worker, and j-toml's top level (118 KB,
+ * hundreds of statements) took about 10 ms to compile on every frame boot (README, Benchmarks).
+ * Its module becomes the body of a function declaration, which engines compile only when called.
+ */
+const lazyToml = {
+  name: 'lazy-toml',
+  setup(build) {
+    const file = fileURLToPath(new URL('../node_modules/@ltd/j-toml/index.mjs', import.meta.url));
+    build.onResolve({ filter: /^@ltd\/j-toml$/ }, () => ({ path: file, namespace: 'lazy-toml' }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-toml' }, async () => {
+      const source = await readFile(file, 'utf8');
+      const exports = /^export \{[^}]*\b_export as default\b[^}]*\};?$/m;
+      if (!exports.test(source) || /^\s*(import|export)\b/m.test(source.replace(exports, ''))) {
+        throw new Error('lazy-toml: @ltd/j-toml no longer has the one export statement this build expects');
+      }
+      return {
+        loader: 'js',
+        contents: `let started;\nfunction start() {\n${source.replace(exports, 'return _export;')}\n}\nexport default { parse: (...args) => (started ??= start()).parse(...args) };\n`,
+      };
+    });
+  },
+};
+
 /** Builds the site into `dist` (or another folder, for tests). */
 export async function buildSite(dist = defaultDist) {
   await rm(dist, { recursive: true, force: true });
@@ -41,13 +81,12 @@ export async function buildSite(dist = defaultDist) {
     target: 'es2022',
     minify: true,
     sourcemap: true,
-    loader: { '.json': 'json' },
-    plugins: [cssModules],
+    plugins: [cssModules, jsonModules],
     logLevel: 'warning',
   };
   // The frame's module is one file: a frame boots on every embedder page load, and a graph of
   // shared chunks is fetched in waves (README, Benchmarks: frame boot).
-  await build({ ...options, entryPoints: [{ in: `${root}components/vault-frame.ts`, out: 'vault-frame' }] });
+  await build({ ...options, plugins: [...options.plugins, lazyToml], entryPoints: [{ in: `${root}components/vault-frame.ts`, out: 'vault-frame' }] });
   await build({
     // The popup's age worker and the vault's worker (their clients load ./age-worker.js and ./worker.js beside the bundle).
     entryPoints: [

@@ -20,11 +20,13 @@ export function parseToml(text: string): { table: Table } | { error: string; lim
 }
 
 // Every j-toml table (root, section, inline, dotted, array entry) shares one prototype, whose own
-// prototype is null; dates and arrays have others.
-const TABLE_PROTO: unknown = Object.getPrototypeOf(TOML.parse('', { joiner: '\n', bigint: false }));
+// prototype is null; dates and arrays have others. Found at the first use, not at load: the
+// frame's bundle starts j-toml only when it parses (scripts/build.mjs).
+let tableProto: unknown;
 
 export function isTable(v: unknown): v is Table {
-  return typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === TABLE_PROTO;
+  tableProto ??= Object.getPrototypeOf(TOML.parse('', { joiner: '\n', bigint: false }));
+  return typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === tableProto;
 }
 
 /** A short, single-line rendering of a value from the file for a warning. */
