@@ -44,7 +44,7 @@ const jsonModules = {
  * hundreds of statements) took about 10 ms to compile on every frame boot (README, Benchmarks).
  * Its module becomes the body of a function declaration, which engines compile only when called.
  */
-const lazyToml = {
+export const lazyToml = {
   name: 'lazy-toml',
   setup(build) {
     const file = fileURLToPath(new URL('../node_modules/@ltd/j-toml/index.mjs', import.meta.url));

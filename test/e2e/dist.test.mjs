@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { buildSite } from '../../scripts/build.mjs';
+import { build } from 'esbuild';
+import TOML from '@ltd/j-toml';
+import { buildSite, lazyToml } from '../../scripts/build.mjs';
 import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/chromium.mjs';
 import { serveDist } from '../../scripts/serve-dist.mjs';
 import { EMBEDDER_HEADERS } from '../../scripts/vault-server.mjs';
@@ -120,6 +122,32 @@ test('the built popup opens under its production headers with no console error, 
   assert.equal((await icon).status(), 200);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test("the frame bundle's j-toml, started at its first parse, reads and refuses TOML as the package does", async () => {
+  const out = join(dir, 'lazy-toml.mjs');
+  await build({
+    stdin: { contents: "import TOML from '@ltd/j-toml'; export default TOML;", resolveDir: root },
+    bundle: true,
+    format: 'esm',
+    outfile: out,
+    plugins: [lazyToml],
+    logLevel: 'warning',
+  });
+  assert.doesNotMatch(readFileSync(out, 'utf8'), /^export \{[^}]*_export as default/m, 'the package is not bundled as it is');
+  const { default: lazy } = await import(out);
+  const options = { joiner: '\n', bigint: false };
+  const texts = ['', 'a = 1\n[b]\nc = "d"\ne = [1, 2]\n[[f]]\ng = { h = true }\n', 'x = 1979-05-27T07:32:00Z\n', 'a = 1\na = 2\n', '[x\n'];
+  for (const text of texts) {
+    const read = (parser) => {
+      try {
+        return { table: JSON.parse(JSON.stringify(parser.parse(text, options))) };
+      } catch (error) {
+        return { error: error.message };
+      }
+    };
+    assert.deepEqual(read(lazy), read(TOML), JSON.stringify(text));
+  }
 });
 
 test('npm pack ships the contract types and nothing else', () => {
