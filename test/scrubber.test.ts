@@ -240,6 +240,64 @@ describe('scrubber', () => {
     });
   });
 
+  describe('strings, where every value is ASCII', () => {
+    /** 8 to 120 printable ASCII characters. */
+    const asciiValue = (r: Rand) => Array.from({ length: 8 + int(r, 113) }, () => PRINTABLE[int(r, 95)]).join('');
+    const asciiValues = (r: Rand, count: number): ScrubValue[] =>
+      Array.from({ length: count }, (_, i) => ({ name: `A${i}`, placeholder: `fnox_proxy_${String(i).padStart(24, '0')}`, value: asciiValue(r) }));
+    const AROUND = ['é', '日本', '😀', '\ud83d', '\ude00', '\r\n', '\n', ' ', ''];
+    /** Text past ASCII right beside values, base64 of values wrapped at random widths, and `randomText`. */
+    function hostileText(r: Rand, values: ScrubValue[], pieces: number): string {
+      let text = '';
+      for (let i = 0; i < pieces; i++) {
+        const v = pick(r, values).value;
+        const x = r();
+        if (x < 0.3) text += pick(r, AROUND) + v + pick(r, AROUND);
+        else if (x < 0.45) {
+          const blob = btoa(latin1(enc.encode(`${'xy'.slice(0, int(r, 3))}${v}`)));
+          const width = r() < 0.5 ? 1 + int(r, 6) : 4 + int(r, 60);
+          const eol = pick(r, ['\n', '\r\n']);
+          for (let at = 0; at < blob.length; at += width) text += blob.slice(at, at + width) + eol;
+        } else text += randomText(r, values, 3);
+      }
+      return text;
+    }
+    const asBytes = (scrubber: ReturnType<typeof compileScrubber>, text: string) => {
+      const { bytes, hits } = scrubber.redactBytes(enc.encode(text));
+      return { text: dec.decode(bytes), hits };
+    };
+
+    for (const seed of SEEDS) {
+      it(`redacts exactly as the bytes are redacted, past-ASCII text and wrapped base64 beside the values (seed ${seed})`, () => {
+        const r = prng(seed);
+        const values = asciiValues(r, 1 + int(r, 40));
+        const scrubber = compileScrubber(values);
+        for (let i = 0; i < 8; i++) {
+          const text = hostileText(r, values, 30);
+          const got = scrubber.redact(text);
+          expect(got, JSON.stringify(text)).to.deep.equal(asBytes(scrubber, text));
+          expect(got.hits.length, 'something was planted').to.be.greaterThan(0);
+        }
+        // And against the independent reference, on text it models (no line breaks in base64).
+        const plain = randomText(r, values, 300);
+        expect(scrubber.redact(plain).text).to.equal(dec.decode(bytesOf(refRedact(values, enc.encode(plain)).out)));
+      });
+    }
+
+    it('redacts a value beside text past ASCII at every alignment, surrogate pairs cut nowhere', () => {
+      const [value] = asciiValues(prng(3), 1);
+      const scrubber = compileScrubber([value!]);
+      for (const wide of ['😀', 'é', '\ud83d', '日']) {
+        for (let k = 0; k < 40; k++) {
+          const text = `${'a'.repeat(k)}${wide}${value!.value}${wide}${'b'.repeat(k % 7)}`;
+          const got = scrubber.redact(text);
+          expect(got, `${k} × a, then ${wide}`).to.deep.equal(asBytes(scrubber, text));
+          expect(got.text).to.include(value!.placeholder).and.not.include(value!.value);
+        }
+      }
+    });
+  });
+
   describe('leftmost-longest', () => {
     const scrub = (values: [string, string][], text: string) =>
       compileScrubber(values.map(([name, value]) => ({ name, value, placeholder: `<${name}>` }))).redact(text).text;
