@@ -75,7 +75,7 @@ export class Vault {
   /** The lock kinds set: vault-wide, read at open and again when a document says the lock changed. */
   private lockState: LockState = null;
   private readonly listeners = new Set<ChangeListener>();
-  private readonly bus = new BroadcastChannel(CHANNEL);
+  private readonly bus: BroadcastChannel;
   private firstPurge?: ReturnType<typeof setTimeout>;
   private purgeTimer?: ReturnType<typeof setInterval>;
   private expiryTimer?: ReturnType<typeof setTimeout>;
@@ -86,8 +86,10 @@ export class Vault {
     private readonly db: VaultDb,
     keys: KeyRing,
     options: VaultOptions & { config: VaultConfig },
+    bus: BroadcastChannel,
   ) {
     this.keys = keys;
+    this.bus = bus;
     this.config = options.config;
     this.now = options.now ?? Date.now;
     this.autoLock = new AutoLock(db, keys, options.clock ?? clockOf(this.now));
@@ -115,8 +117,12 @@ export class Vault {
   /** Opens the vault of this document: auto-unlocks when no lock is set, purges, schedules purges. */
   static async open(options: VaultOptions): Promise<Vault> {
     // The reads that need no settings go out at once, beside the settings' fetches (README,
-    // Benchmarks: frame boot).
+    // Benchmarks: frame boot). The bus listens from before the first read: a notice that comes
+    // before the vault's own handler does means those reads may be stale.
     const { db, expected } = options;
+    const bus = new BroadcastChannel(CHANNEL);
+    const missed: BusMessage[] = [];
+    bus.onmessage = ({ data }: MessageEvent<BusMessage>) => void missed.push(data);
     const opening = KeyRing.open(db);
     const locking = readLock(db);
     const early = expected === undefined ? undefined : { namespace: expected, summary: new Namespaces(db).summary(expected).catch(() => null) };
@@ -124,13 +130,16 @@ export class Vault {
     try {
       config = await options.config;
     } catch (error) {
+      bus.close();
       (await opening.catch(() => null))?.close();
       throw error;
     }
     const keys = await opening;
-    const vault = new Vault(db, keys, { ...options, config });
-    vault.early = early;
+    const vault = new Vault(db, keys, { ...options, config }, bus);
+    // From here the vault's own handler hears the bus, and drops the early read at a notice of it.
+    vault.early = missed.some((m) => m.namespace === null || m.namespace === expected) ? undefined : early;
     vault.lockState = await locking;
+    if (missed.some((m) => m.namespace === null)) vault.lockState = await readLock(db);
     keys.onChange(async () => {
       vault.lockState = await readLock(options.db);
       for (const namespace of vault.states.keys()) void vault.scrubbers.refresh(namespace);

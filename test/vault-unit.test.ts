@@ -3,6 +3,7 @@
 // missed one. Two Vault objects on one database stand for two vault documents.
 import { expect, waitUntil } from '@open-wc/testing';
 import { deleteDB } from 'idb';
+import { CHANNEL } from '../src/bus.ts';
 import { openVaultDb } from '../src/db.ts';
 import { AgentSession } from '../src/agent.ts';
 import { Records } from '../src/records.ts';
@@ -109,6 +110,30 @@ describe('the vault, built directly', () => {
     const after = await vault.welcome(NS);
     expect(after.waiting.map((r) => r.kind)).to.deep.equal(['backup']);
     expect(after).to.deep.equal(await vault.status(NS));
+  });
+
+  it('drops the read made as it opened when a notice came while it waited for its settings', async () => {
+    const a = await open();
+    const db = await openVaultDb(dbName);
+    dbs.push(db);
+    let settingsIn!: (c: typeof config) => void;
+    const opening = Vault.open({ db, config: new Promise((resolve) => (settingsIn = resolve)), expected: NS });
+    // Its reads went out, then this write; a channel made after the vault's hears the notice after it.
+    const heard = new Promise<void>((resolve) => {
+      const listener = new BroadcastChannel(CHANNEL);
+      listener.onmessage = () => {
+        listener.close();
+        resolve();
+      };
+    });
+    await a.request(NS, { kind: 'backup' });
+    await heard;
+    settingsIn(config);
+    const vault = await opening;
+    opened.push(vault);
+    const welcome = await vault.welcome(NS);
+    expect(welcome.waiting.map((r) => r.kind)).to.deep.equal(['backup']);
+    expect(welcome).to.deep.equal(await vault.status(NS));
   });
 
   it('reloads the namespace when it missed a notice', async () => {
