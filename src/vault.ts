@@ -125,6 +125,7 @@ export class Vault {
     bus.onmessage = ({ data }: MessageEvent<BusMessage>) => void missed.push(data);
     const opening = KeyRing.open(db);
     const locking = readLock(db);
+    locking.catch(() => {}); // awaited below, unless the settings failed first
     const early = expected === undefined ? undefined : { namespace: expected, summary: new Namespaces(db).summary(expected).catch(() => null) };
     let config: VaultConfig;
     try {
