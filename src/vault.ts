@@ -117,16 +117,17 @@ export class Vault {
   /** Opens the vault of this document: auto-unlocks when no lock is set, purges, schedules purges. */
   static async open(options: VaultOptions): Promise<Vault> {
     // The reads that need no settings go out at once, beside the settings' fetches (README,
-    // Benchmarks: frame boot). The bus listens from before the first read: a notice that comes
-    // before the vault's own handler does means those reads may be stale.
+    // Benchmarks: frame boot). The bus listens from the same moment (a write these reads miss
+    // commits after them, so its notice comes to this channel): a notice before the vault's own
+    // handler listens means the reads may be stale.
     const { db, expected } = options;
-    const bus = new BroadcastChannel(CHANNEL);
-    const missed: BusMessage[] = [];
-    bus.onmessage = ({ data }: MessageEvent<BusMessage>) => void missed.push(data);
     const opening = KeyRing.open(db);
     const locking = readLock(db);
     locking.catch(() => {}); // awaited below, unless the settings failed first
     const early = expected === undefined ? undefined : { namespace: expected, summary: new Namespaces(db).summary(expected).catch(() => null) };
+    const bus = new BroadcastChannel(CHANNEL);
+    const missed: BusMessage[] = [];
+    bus.onmessage = ({ data }: MessageEvent<BusMessage>) => void missed.push(data);
     let config: VaultConfig;
     try {
       config = await options.config;
