@@ -6,7 +6,7 @@
 // rotations in the core part, of the measuring in the redact part).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { buildSite } from '../scripts/build.mjs';
@@ -27,19 +27,24 @@ const part = (name) => only === null || only === name;
 const f = (n) => Math.round(n).toLocaleString('en');
 const fmt1 = (n) => n.toFixed(1);
 const { embedder, vault, stop } = await benchOrigins();
-// The built site, with the bare echo beside its documents, at a third origin.
+// The built site, with the bare echo beside its documents, at a third origin. The echo's module is
+// named by its content too, so the browser may keep it as it keeps the frame's (README, Documents
+// and hosting).
 const dist = await mkdtemp(join(tmpdir(), 'slicc-vault-bench-'));
 await buildSite(`${dist}/`);
-await build({
+const echo = await build({
   entryPoints: [fileURLToPath(new URL('./echo.ts', import.meta.url))],
-  outfile: `${dist}/echo.js`,
+  outdir: dist,
+  entryNames: '[name]-[hash]',
+  metafile: true,
   bundle: true,
   format: 'esm',
   logLevel: 'warning',
 });
+const echoFile = basename(Object.keys(echo.metafile.outputs)[0]);
 await writeFile(
   `${dist}/echo.html`,
-  '<!doctype html>\n<meta charset="utf-8" />\n<title>bare MessageChannel echo</title>\n<script type="module" src="./echo.js"></script>\n',
+  `<!doctype html>\n<meta charset="utf-8" />\n<title>bare MessageChannel echo</title>\n<script type="module" src="./${echoFile}"></script>\n`,
 );
 await writeFile(`${dist}/embedders.json`, JSON.stringify([embedder]));
 const distServer = await serveDist({ dir: dist, embedders: [embedder] });

@@ -2,6 +2,7 @@
 // embedders.json and the bundled modules (no bare imports left), plus the Spectrum CSS they link.
 import { build } from 'esbuild';
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -68,11 +69,11 @@ export async function buildSite(dist = defaultDist) {
   await rm(dist, { recursive: true, force: true });
   await mkdir(dist, { recursive: true });
   const documents = (await readdir(`${root}static`)).filter((f) => f.endsWith('.html'));
+  const html = new Map();
   const entries = new Set();
   for (const file of documents) {
-    const html = await readFile(`${root}static/${file}`, 'utf8');
-    for (const [, name] of html.matchAll(MODULE)) entries.add(name);
-    await writeFile(`${dist}${file}`, html.replace(MODULE, 'src="./$1.js"'));
+    html.set(file, await readFile(`${root}static/${file}`, 'utf8'));
+    for (const [, name] of html.get(file).matchAll(MODULE)) entries.add(name);
   }
   const options = {
     outdir: dist,
@@ -85,8 +86,23 @@ export async function buildSite(dist = defaultDist) {
     logLevel: 'warning',
   };
   // The frame's module is one file: a frame boots on every embedder page load, and a graph of
-  // shared chunks is fetched in waves (README, Benchmarks: frame boot).
-  await build({ ...options, plugins: [...options.plugins, lazyToml], entryPoints: [{ in: `${root}components/vault-frame.ts`, out: 'vault-frame' }] });
+  // shared chunks is fetched in waves (README, Benchmarks: frame boot). It is named by its
+  // content, so that hosts can let browsers keep it, compiled, for good (README, Documents and
+  // hosting); index.html names the file of this build.
+  const frame = await build({
+    ...options,
+    plugins: [...options.plugins, lazyToml],
+    entryNames: '[name]-[hash]',
+    metafile: true,
+    entryPoints: [{ in: `${root}components/vault-frame.ts`, out: 'vault-frame' }],
+  });
+  const frameFile = basename(Object.keys(frame.metafile.outputs).find((f) => f.endsWith('.js')));
+  for (const [file, text] of html) {
+    await writeFile(
+      `${dist}${file}`,
+      text.replace(MODULE, (_, name) => `src="./${name === 'vault-frame' ? frameFile : `${name}.js`}"`),
+    );
+  }
   await build({
     // The popup's age worker and the vault's worker (their clients load ./age-worker.js and ./worker.js beside the bundle).
     entryPoints: [
@@ -100,10 +116,10 @@ export async function buildSite(dist = defaultDist) {
   for (const file of ['config.json', 'embedders.json']) await cp(`${root}static/${file}`, `${dist}${file}`);
   const styles = (await readdir(`${root}static`)).filter((f) => f.endsWith('.css') || f.endsWith('.svg'));
   for (const file of styles) await cp(`${root}static/${file}`, `${dist}${file}`);
-  return { documents, modules: [...entries] };
+  return { documents, modules: [...entries].map((name) => (name === 'vault-frame' ? frameFile : `${name}.js`)) };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { documents, modules } = await buildSite();
-  console.log(`dist/: ${documents.join(', ')}, config.json, embedders.json; modules ${modules.map((m) => `${m}.js`).join(', ')}`);
+  console.log(`dist/: ${documents.join(', ')}, config.json, embedders.json; modules ${modules.join(', ')}`);
 }

@@ -16,6 +16,9 @@ const TYPES = {
   '.map': 'application/json',
 };
 
+/** A file named by its content (`vault-frame-<hash>.js`, `chunk-<hash>.js`) never changes. */
+export const cacheControl = (file) => (/-[A-Z0-9]{8}\.js$/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache');
+
 /** Starts a static server of `dir` on `port` (0: any); `embedders` sets frame-ancestors. */
 export function serveDist({ dir, port = 0, hostname = '127.0.0.1', embedders }) {
   const server = createServer(async (req, res) => {
@@ -24,7 +27,7 @@ export function serveDist({ dir, port = 0, hostname = '127.0.0.1', embedders }) 
     try {
       const body = await readFile(join(dir, file));
       const headers = file.endsWith('.html') ? documentHeaders(`/static${file}`, embedders) : SHARED;
-      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', ...headers });
+      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', ...headers, 'Cache-Control': cacheControl(file) });
       res.end(body);
     } catch {
       res.writeHead(404, SHARED).end();

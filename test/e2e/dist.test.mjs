@@ -65,6 +65,18 @@ test('npm run build writes the five documents and bundles without bare imports',
   }
 });
 
+test("the frame's bundle is named by its content and served to be kept; the documents and settings are revalidated", async () => {
+  const base = `http://127.0.0.1:${vault.address().port}`;
+  const index = await fetch(`${base}/index.html`);
+  assert.equal(index.headers.get('cache-control'), 'no-cache');
+  const src = (await index.text()).match(/src="\.\/([^"]+)"/)[1];
+  assert.match(src, /^vault-frame-[A-Z0-9]{8}\.js$/);
+  assert.equal((await fetch(`${base}/${src}`)).headers.get('cache-control'), 'public, max-age=31536000, immutable');
+  for (const file of ['embedders.json', 'config.json', 'worker.js', 'button.html', 'vault-button.js']) {
+    assert.equal((await fetch(`${base}/${file}`)).headers.get('cache-control'), 'no-cache', file);
+  }
+});
+
 test('the built frame and button answer an embedder under their production headers', async () => {
   const page = await browser.newPage();
   const errors = [];
