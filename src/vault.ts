@@ -118,8 +118,7 @@ export class Vault {
   static async open(options: VaultOptions): Promise<Vault> {
     // The reads that need no settings go out at once, beside the settings' fetches (README,
     // Benchmarks: frame boot). The bus listens from the same moment (a write these reads miss
-    // commits after them, so its notice comes to this channel): a notice before the vault's own
-    // handler listens means the reads may be stale.
+    // commits after them, so its notice comes to this channel).
     const { db, expected } = options;
     const opening = KeyRing.open(db);
     const locking = readLock(db);
@@ -138,10 +137,11 @@ export class Vault {
     }
     const keys = await opening;
     const vault = new Vault(db, keys, { ...options, config }, bus);
-    // From here the vault's own handler hears the bus, and drops the early read at a notice of it.
-    vault.early = missed.some((m) => m.namespace === null || m.namespace === expected) ? undefined : early;
+    vault.early = early;
     vault.lockState = await locking;
-    if (missed.some((m) => m.namespace === null)) vault.lockState = await readLock(db);
+    // The notices heard before the vault's own handler listened go through it now: one of the
+    // expected namespace drops the early read, one of the lock reads the lock again.
+    for (const message of missed) void vault.fromBus(message);
     keys.onChange(async () => {
       vault.lockState = await readLock(options.db);
       for (const namespace of vault.states.keys()) void vault.scrubbers.refresh(namespace);
