@@ -15,7 +15,12 @@ let early: EarlyStart | null = { settings: loadSettings(location.origin), db: op
 early.settings.catch(() => {});
 early.db.catch(() => {});
 // A document whose frame never started (or already took them) closes the database as it goes.
-addEventListener('pagehide', () => void early?.db.then((db) => db.close(), () => {}), { once: true });
+const closeUntaken = () =>
+  void early?.db.then(
+    (db) => db.close(),
+    () => {},
+  );
+addEventListener('pagehide', closeUntaken, { once: true });
 
 /** What started at load, once: the first frame takes it, a later one starts its own. */
 export function takeEarlyStart(): EarlyStart | null {
