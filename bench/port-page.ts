@@ -201,8 +201,13 @@ async function boot(path: string): Promise<number> {
     // A rotation ends the stream (EAGAIN): open it again for the next run.
     await ask(agent, { v: 1, id: id++, op: 'drop', stream: 'bench' });
     await ask(agent, { v: 1, id: id++, op: 'redactStream', stream: 'bench' });
-    bootMs.vault.push(await boot('/'));
-    bootMs.echo.push(await boot(ECHO));
+    // The rotations' compile and garbage would land on whichever boot came first: let them go,
+    // then boot each side three times, taking turns to go first.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    for (let k = 0; k < 3; k++) {
+      const order = (run + k) % 2 === 0 ? ['/', ECHO] : [ECHO, '/'];
+      for (const path of order) (path === '/' ? bootMs.vault : bootMs.echo).push(await boot(path));
+    }
   }
   return {
     records,

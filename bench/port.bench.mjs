@@ -97,7 +97,7 @@ try {
     console.log(`| \`put\` (a rotation), p50 | ${ms(c.put.p50)} | | | ≤ 5 ms | ${verdict(c.put.p50 <= 5)} |`);
     console.log(`| \`put\` (a rotation), p99 | ${ms(c.put.p99)} | | | ≤ 20 ms | ${verdict(c.put.p99 <= 20)} |`);
     const bootRatio = c.boot.vault / c.boot.echo;
-    console.log(`| frame boot to \`welcome\` | ${ms(c.boot.vault)} | ${ms(c.boot.echo)} | ${bootRatio.toFixed(1)}× | ≤ 2× | ${verdict(bootRatio <= 2)} |`);
+    console.log(`| frame boot to \`welcome\` | ${ms(c.boot.vault)} | ${ms(c.boot.echo)} | ${bootRatio.toFixed(2)}× | ≤ 2× | ${verdict(bootRatio <= 2)} |`);
   }
   if (part('redact')) {
     // On a page of its own, against the built site as the core part: it adds the values, then
