@@ -4,11 +4,11 @@
 import type { AgentOp, ErrorBody, SealFields, SealedRequest, Stamp } from './contract.ts';
 import { VaultError, einval, errorBody } from './errors.ts';
 import { type ForwardRequest, checkForward } from './forward.ts';
-import { checkPushSize, checkRedactSize } from './limits.ts';
+import { checkPushSize, checkRedactCount, checkRedactSize } from './limits.ts';
 import type { RecordInput } from './records.ts';
 import { type Registered, checkRegistration, checkUnregister } from './registered.ts';
 import { parseSealedRequest, parseStamp } from './sealed.ts';
-import { checkKind, checkName, checkOptionalString, checkOptionalTime, checkValue, STREAM_ID } from './validate.ts';
+import { checkKind, checkName, checkOptionalString, checkOptionalTime, checkValue, isDense, STREAM_ID } from './validate.ts';
 
 /** An audit page asks for at most this many entries. */
 export const MAX_AUDIT_LIMIT = 1000;
@@ -126,7 +126,7 @@ export const PAGE_OPS: Record<string, OpParser<PageCommand>> = {
   policy: {
     fields: ['files'],
     parse: ({ files }) => {
-      if (!Array.isArray(files) || files.length < 1 || files.length > 2) throw einval('files must be a list of one or two attestations');
+      if (!Array.isArray(files) || files.length < 1 || files.length > 2 || !isDense(files)) throw einval('files must be a list of one or two attestations');
       const paths = files.map((f) => (f && typeof f === 'object' ? (f as { path?: unknown }).path : undefined));
       if (paths.length === 2 && typeof paths[0] === 'string' && paths[0] === paths[1]) throw einval(`files lists ${paths[0]} twice`);
       return { op: 'policy', files };
@@ -169,7 +169,10 @@ export const AGENT_PARSERS: Record<string, OpParser<AgentCommand>> = {
   redact: {
     fields: ['texts'],
     parse: ({ texts }) => {
-      if (!Array.isArray(texts) || !texts.every(isText)) throw einval('texts must be a list of strings and Uint8Arrays');
+      const wrong = () => einval('texts must be a list of strings and Uint8Arrays');
+      if (!Array.isArray(texts)) throw wrong();
+      checkRedactCount(texts);
+      if (!isDense(texts) || !texts.every(isText)) throw wrong();
       checkRedactSize(texts);
       return { op: 'redact', texts };
     },

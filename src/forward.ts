@@ -4,7 +4,7 @@
 import type { ExitName, ForwardResult, RawTraits, RequestHead, Stamp } from './contract.ts';
 import type { StoredRecord } from './db.ts';
 import { einval } from './errors.ts';
-import { EXIT_NAME, HTTP_TOKEN } from './validate.ts';
+import { EXIT_NAME, HTTP_TOKEN, isDense } from './validate.ts';
 import { decideForward } from './injector.ts';
 import { type McpRecord, decideMcp, mcpRequest } from './mcp.ts';
 import { decryptValue } from './keys.ts';
@@ -33,7 +33,11 @@ export function checkForward(fields: Record<string, unknown>): ForwardRequest {
   } catch {
     throw einval('head.url is not a URL');
   }
-  if (!Array.isArray(head.headers) || !head.headers.every((h) => Array.isArray(h) && h.length === 2 && typeof h[0] === 'string' && typeof h[1] === 'string')) {
+  if (
+    !Array.isArray(head.headers) ||
+    !isDense(head.headers) ||
+    !head.headers.every((h) => Array.isArray(h) && h.length === 2 && isDense(h) && typeof h[0] === 'string' && typeof h[1] === 'string')
+  ) {
     throw einval('head.headers must be a list of [name, value] strings');
   }
   if (!head.headers.every(([name]) => HTTP_TOKEN.test(name))) throw einval('head.headers has a name that is not a header name');

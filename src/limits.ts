@@ -58,9 +58,14 @@ export function textSize(text: string | Uint8Array): number {
   return typeof text === 'string' ? text.length : text.byteLength;
 }
 
+/** Checks the number of `redact`'s texts, before any of them is looked at. */
+export function checkRedactCount(texts: readonly unknown[]): void {
+  if (texts.length > MAX_REDACT_TEXTS) throw einval(`redact takes at most ${fmt(MAX_REDACT_TEXTS)} texts per call`);
+}
+
 /** Checks `redact`'s texts against their limits, without reading any text. */
 export function checkRedactSize(texts: readonly (string | Uint8Array)[]): void {
-  if (texts.length > MAX_REDACT_TEXTS) throw einval(`redact takes at most ${fmt(MAX_REDACT_TEXTS)} texts per call`);
+  checkRedactCount(texts);
   let total = 0;
   for (const text of texts) total += textSize(text);
   if (total > MAX_REDACT_BYTES) throw einval(`redact takes at most ${size(MAX_REDACT_BYTES)} of texts per call`);

@@ -5,7 +5,7 @@ import { type Endpoint, toEndpoint } from './endpoints.ts';
 import { einval } from './errors.ts';
 import { MAX_REGISTERED, MAX_REGISTERED_STARS, MAX_REGISTERED_URL_BYTES, utf8Length } from './limits.ts';
 import { isKernelMcpUrl } from './injector.ts';
-import { RECORD_NAME } from './validate.ts';
+import { RECORD_NAME, isDense } from './validate.ts';
 
 export interface Registered {
   model: string[];
@@ -39,8 +39,8 @@ function checkUrl(field: string, url: unknown, kernelForm: boolean): string {
 /** Checks an `endpoints` op's fields; EINVAL names the entry that is wrong. */
 export function checkRegistration(model: unknown, mcp: unknown): Registered {
   if (model === undefined && mcp === undefined) throw einval('endpoints needs model or mcp');
-  if (model !== undefined && !Array.isArray(model)) throw einval('model must be a list of base URLs');
-  if (mcp !== undefined && !Array.isArray(mcp)) throw einval('mcp must be a list of servers');
+  if (model !== undefined && (!Array.isArray(model) || !isDense(model))) throw einval('model must be a list of base URLs');
+  if (mcp !== undefined && (!Array.isArray(mcp) || !isDense(mcp))) throw einval('mcp must be a list of servers');
   // Checked before any entry is read: a longer list could never fit.
   if ((model?.length ?? 0) + (mcp?.length ?? 0) > MAX_REGISTERED) throw tooMany();
   return {
@@ -56,7 +56,7 @@ export function checkRegistration(model: unknown, mcp: unknown): Registered {
       if (extra) throw einval(`mcp[${i}] takes only server, url and names`);
       if (typeof e.server !== 'string' || !e.server || e.server.length > 128) throw einval(`mcp[${i}].server must be a name of 1 to 128 characters`);
       const url = checkUrl(`mcp[${i}].url`, e.url, true);
-      if (e.names !== undefined && (!Array.isArray(e.names) || !e.names.every((n) => typeof n === 'string' && RECORD_NAME.test(n)))) {
+      if (e.names !== undefined && (!Array.isArray(e.names) || !isDense(e.names) || !e.names.every((n) => typeof n === 'string' && RECORD_NAME.test(n)))) {
         throw einval(`mcp[${i}].names must be a list of record names`);
       }
       return { server: e.server, url, ...(e.names && { names: [...new Set(e.names)] }) };
@@ -96,7 +96,7 @@ export function checkUnregister(model: unknown, mcp: unknown): { model: string[]
   if (model === undefined && mcp === undefined) throw einval('unregister needs model or mcp');
   const urls = (field: string, list: unknown): string[] => {
     if (list === undefined) return [];
-    if (!Array.isArray(list) || list.length > MAX_REGISTERED) throw einval(`${field} must be a list of at most ${MAX_REGISTERED} URLs`);
+    if (!Array.isArray(list) || list.length > MAX_REGISTERED || !isDense(list)) throw einval(`${field} must be a list of at most ${MAX_REGISTERED} URLs`);
     return list.map((url, i) => {
       if (typeof url !== 'string' || utf8Length(url) > MAX_REGISTERED_URL_BYTES) throw einval(`${field}[${i}] must be a registered URL`);
       return url;

@@ -4,6 +4,7 @@
 // without input; a form completing after that has its rest replaced), and the error message.
 import type { ResponsePart } from './contract.ts';
 import { IDLE_MS, type Scrubber } from './scrubber.ts';
+import { isDense } from './validate.ts';
 
 export function relayResponse(port: MessagePort, scrubber: Scrubber): void {
   const body = scrubber.stream();
@@ -37,9 +38,10 @@ export function relayResponse(port: MessagePort, scrubber: Scrubber): void {
           statusText: text(data.statusText),
           url: text(data.url),
           ...(typeof data.redirected === 'boolean' && { redirected: data.redirected }),
-          headers: Array.isArray(data.headers)
-            ? data.headers.filter((h) => Array.isArray(h)).map(([name, value]): [string, string] => [text(name), text(value)])
-            : [],
+          headers:
+            Array.isArray(data.headers) && isDense(data.headers)
+              ? data.headers.filter((h) => Array.isArray(h)).map(([name, value]): [string, string] => [text(name), text(value)])
+              : [],
         });
         break;
       case 'body':

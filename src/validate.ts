@@ -94,3 +94,15 @@ export function checkOptionalTime(field: string, value: unknown): number | undef
   }
   return value;
 }
+
+/**
+ * Whether a list from a message has an entry at every index below its length, checked before any
+ * loop over it. A structured clone keeps a sparse list's holes: `every` and `map` skip them, and a
+ * list of 2^32 - 1 holes is a message of a few bytes that any loop over its indices takes minutes
+ * to walk (README, Limits). This stops at the first hole, so it reads no more entries than the
+ * message carries.
+ */
+export function isDense(list: readonly unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) if (!(i in list)) return false;
+  return true;
+}
