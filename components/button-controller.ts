@@ -4,6 +4,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Availability, ButtonAvailability, ButtonHello } from '../src/contract.ts';
 import { AvailabilityWatcher } from '../src/availability.ts';
+import { MAX_HELD_HELLOS } from '../src/limits.ts';
 import { loadSettings, originAllowed } from '../src/settings.ts';
 import type { Scale, Theme } from './spectrum.ts';
 
@@ -24,7 +25,11 @@ export class ButtonController implements ReactiveController {
   private watcher: AvailabilityWatcher | null = null;
   private held: MessageEvent[] | null = [];
   private embedders: string[] = [];
-  private readonly onMessage = (event: MessageEvent) => (this.held ? this.held.push(event) : this.hello(event));
+  private readonly onMessage = (event: MessageEvent) => {
+    if (!this.held) this.hello(event);
+    // Until the settings are in, only the parent's messages wait, and only so many (README, Limits).
+    else if (event.source === this.win.parent && this.held.length < MAX_HELD_HELLOS) this.held.push(event);
+  };
 
   constructor(
     private readonly host: ButtonView,

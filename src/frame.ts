@@ -4,6 +4,7 @@ import { AvailabilityBroadcaster } from './availability.ts';
 import { type VaultDb, openVaultDb } from './db.ts';
 import { Gateway } from './gateway.ts';
 import type { EarlyStart } from './boot.ts';
+import { MAX_HELD_HELLOS } from './limits.ts';
 import { loadSettings } from './settings.ts';
 import { Vault } from './vault.ts';
 
@@ -24,7 +25,8 @@ export function startVaultFrame(win: Window = window, options: FrameOptions = {}
   const hello = (event: MessageEvent) => void gateway!.hello(event).then(() => availability?.refresh());
   const onMessage = (event: MessageEvent) => {
     if (gateway) hello(event);
-    else held?.push(event);
+    // Until the settings are in, only the parent's messages wait, and only so many (README, Limits).
+    else if (held && event.source === win.parent && held.length < MAX_HELD_HELLOS) held.push(event);
   };
   win.addEventListener('message', onMessage);
   const ready = (async () => {

@@ -7,6 +7,8 @@ export const MiB = 1 << 20;
 /** `redact`: texts per call and their size in all (README, Limits). */
 export const MAX_REDACT_TEXTS = 10_000;
 export const MAX_REDACT_BYTES = 64 * MiB;
+/** Messages a frame (or a button) holds until its settings are in: only its parent's, at most this many. */
+export const MAX_HELD_HELLOS = 16;
 /** An agent port's queue: requests waiting (the one being answered included) and their size. */
 export const MAX_QUEUED_REQUESTS = 64;
 export const MAX_QUEUED_BYTES = 128 * MiB;
