@@ -75,17 +75,24 @@ export function checkRedactSize(texts: readonly (string | Uint8Array)[]): void {
 
 /**
  * What a request costs while it waits in a port's queue: the strings (two bytes per code unit) and
- * bytes it carries, looked at two levels deep and at most 10,001 entries, so measuring it reads no
- * text and is itself bounded. Numbers and the like count nothing.
+ * buffers it carries, looked at two levels deep and at most 10,001 entries, so measuring it reads
+ * no text and is itself bounded. A view counts the whole buffer it came with, once (a message
+ * carries all of a view's buffer: a 1-byte view can hold a gigabyte). Numbers and the like count nothing.
  */
 export function queuedSize(data: unknown): number {
   let total = 0;
   let budget = MAX_REDACT_TEXTS + 1;
+  const buffers = new Set<ArrayBufferLike>();
+  const buffer = (b: ArrayBufferLike) => {
+    if (buffers.has(b)) return;
+    buffers.add(b);
+    total += b.byteLength;
+  };
   const add = (v: unknown, depth: number): void => {
     if (budget-- <= 0) return;
     if (typeof v === 'string') total += v.length * 2;
-    else if (ArrayBuffer.isView(v)) total += v.byteLength;
-    else if (v instanceof ArrayBuffer) total += v.byteLength;
+    else if (ArrayBuffer.isView(v)) buffer(v.buffer);
+    else if (v instanceof ArrayBuffer) buffer(v);
     else if (depth < 2 && Array.isArray(v)) {
       for (let i = 0; i < v.length && budget > 0; i++) add(v[i], depth + 1);
     } else if (depth < 2 && v && typeof v === 'object') {

@@ -111,4 +111,22 @@ describe("an agent port's queue", () => {
     expect(c.error).to.deep.equal(FULL);
     agent.close();
   });
+
+  it('counts a view by the whole buffer it came with, once: a 1-byte view of a 128 MiB buffer is EAGAIN', async function () {
+    this.timeout(60_000);
+    const agent = await heldAgent();
+    const shared = new ArrayBuffer(64 * 1024);
+    // Sixteen views of one 64 KiB buffer count it once.
+    agent.send({ texts: Array.from({ length: 16 }, (_, i) => new Uint8Array(shared, i * 4096, 4096)) });
+    agent.send({ texts: [new Uint8Array(new ArrayBuffer(MAX_QUEUED_BYTES), 0, 1)] });
+    agent.send({ texts: ['a'] });
+    await agent.settled();
+    agent.release();
+    await agent.until(4);
+    const [, views, wide, small] = agent.replies;
+    expect(views.error).to.equal(undefined);
+    expect(wide.error).to.deep.equal(FULL);
+    expect(small.error).to.equal(undefined);
+    agent.close();
+  });
 });
