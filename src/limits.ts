@@ -41,6 +41,14 @@ export const MAX_RULE_PATHS = 256;
 export const MAX_WARNINGS = 100;
 /** Changes a `policy` audit entry lists; `changesMore` counts the rest. */
 export const MAX_AUDIT_CHANGES = 100;
+/**
+ * Audit entries kept per namespace: the oldest past this go, in the transaction of every
+ * AUDIT_TRIM_EVERY-th entry of the vault, at most AUDIT_TRIM_MAX at a time, so a program that
+ * forwards or seals in a loop can't grow the vault's storage without bound.
+ */
+export const MAX_AUDIT_ENTRIES = 10_000;
+export const AUDIT_TRIM_EVERY = 64;
+export const AUDIT_TRIM_MAX = 1000;
 export const POLICY_CACHE_SIZE = 16;
 
 const fmt = (n: number) => n.toLocaleString('en-US');

@@ -7,6 +7,7 @@ import type { IDBPTransaction } from 'idb';
 import type { AuditEntry } from './contract.ts';
 import { emptyMeta, type NamespaceMeta, type StoredAudit, type StoredRecord, type VaultDb, type VaultSchema } from './db.ts';
 import type { StoredPolicy } from './policy/accepted.ts';
+import { AUDIT_TRIM_EVERY, AUDIT_TRIM_MAX, MAX_AUDIT_ENTRIES } from './limits.ts';
 import { type Registered, count, emptyRegistered, mergeRegistered, removeRegistered, scrubbedRegistered } from './registered.ts';
 import { type StoredRequest, oldestFirst } from './requests.ts';
 
@@ -75,15 +76,36 @@ export async function bump(tx: AnyWriteTx, namespace: string, change: { values?:
   return next;
 }
 
-/** Adds an audit entry inside a transaction that includes `audit`; answers it with its seq. */
+/**
+ * Adds an audit entry inside a transaction that includes `audit`; answers it with its seq. Every
+ * AUDIT_TRIM_EVERY-th entry of the vault also trims its namespace's oldest (README, Limits).
+ */
 export async function addAudit(
   tx: AnyWriteTx,
   namespace: string,
   at: number,
   entry: { type: AuditEntry['type'] } & Record<string, unknown>,
 ): Promise<AuditEntry> {
-  const seq = await tx.objectStore('audit').add({ namespace, at, ...entry } as unknown as StoredAudit);
+  const seq = (await tx.objectStore('audit').add({ namespace, at, ...entry } as unknown as StoredAudit)) as number;
+  if (seq % AUDIT_TRIM_EVERY === 0) await trimAudit(tx, namespace);
   return { seq, at, ...entry } as unknown as AuditEntry;
+}
+
+/** Deletes the namespace's oldest audit entries past `keep`, at most `max` of them; answers how many. */
+export async function trimAudit(tx: AnyWriteTx, namespace: string, keep = MAX_AUDIT_ENTRIES, max = AUDIT_TRIM_MAX): Promise<number> {
+  const index = (tx as IDBPTransaction<VaultSchema, ['audit'], 'readwrite'>).objectStore('audit').index('byNamespace');
+  const range = IDBKeyRange.bound([namespace, -Infinity], [namespace, Infinity]);
+  // Seqs are unique: a namespace whose oldest and newest are fewer than `keep` apart can't hold more
+  // (two key reads, where counting reads every entry).
+  const [oldest, newest] = await Promise.all([index.openKeyCursor(range), index.openKeyCursor(range, 'prev')]);
+  if (!oldest || !newest || (newest.key[1] as number) - (oldest.key[1] as number) < keep) return 0;
+  const excess = Math.min(max, (await index.count(range)) - keep);
+  let deleted = 0;
+  for (let cursor = excess > 0 ? await index.openCursor(range) : null; cursor && deleted < excess; cursor = await cursor.continue()) {
+    await cursor.delete();
+    deleted++;
+  }
+  return deleted;
 }
 
 export class Namespaces {

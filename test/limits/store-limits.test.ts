@@ -4,7 +4,8 @@ import { expect } from '@open-wc/testing';
 import { deleteDB } from 'idb';
 import { openVaultDb, type StoredRecord, type VaultDb } from '../../src/db.ts';
 import { autoUnlock } from '../../src/keys.ts';
-import { MAX_ENDED_REQUESTS, MAX_RECORDS, MAX_VALUE_TOTAL } from '../../src/limits.ts';
+import { AUDIT_TRIM_EVERY, MAX_AUDIT_ENTRIES, MAX_ENDED_REQUESTS, MAX_RECORDS, MAX_VALUE_TOTAL } from '../../src/limits.ts';
+import { addAudit, trimAudit } from '../../src/namespaces.ts';
 import { Records, type RecordInput } from '../../src/records.ts';
 import { Requests } from '../../src/requests.ts';
 
@@ -112,5 +113,38 @@ describe('the stores refuse past their limits', () => {
     expect(all.length).to.equal(MAX_ENDED_REQUESTS + 1);
     expect(all.map((r) => r.id)).to.include(pending.id);
     expect(all.map((r) => r.id)).to.not.include(ids[1]);
+  });
+
+  /** The namespace's audit seqs, oldest first. */
+  const auditSeqs = async (namespace: string) =>
+    (await db.getAllFromIndex('audit', 'byNamespace', IDBKeyRange.bound([namespace, -Infinity], [namespace, Infinity]))).map((e) => e.seq);
+
+  it(`keeps the newest ${MAX_AUDIT_ENTRIES.toLocaleString('en')} audit entries of a namespace, trimmed as entries come, and leaves other namespaces alone`, async function () {
+    this.timeout(60_000);
+    const other = 'https://other.sliccy.ai';
+    const tx = db.transaction(['audit'], 'readwrite');
+    const added: number[] = [];
+    for (let i = 0; i < 10; i++) await addAudit(tx, other, i, { type: 'forward', name: 'OTHER' });
+    for (let i = 0; i < MAX_AUDIT_ENTRIES + 200; i++) added.push((await addAudit(tx, NS, i, { type: 'forward', name: 'LOOP' })).seq);
+    await tx.done;
+    const kept = await auditSeqs(NS);
+    // Trimmed at each 64th entry of the vault: at most 63 past the limit in between.
+    expect(kept.length).to.be.within(MAX_AUDIT_ENTRIES, MAX_AUDIT_ENTRIES + AUDIT_TRIM_EVERY - 1);
+    expect(kept).to.deep.equal(added.slice(added.length - kept.length), 'the newest are kept, in order');
+    expect(await auditSeqs(other)).to.have.length(10);
+  });
+
+  it('trims at most 1,000 entries at a time, the oldest first', async () => {
+    const tx = db.transaction(['audit'], 'readwrite');
+    for (let i = 0; i < 20; i++) await addAudit(tx, NS, i, { type: 'forward', name: 'X' });
+    const before = await tx
+      .objectStore('audit')
+      .index('byNamespace')
+      .getAll(IDBKeyRange.bound([NS, -Infinity], [NS, Infinity]));
+    expect(await trimAudit(tx, NS, 5, 3)).to.equal(3);
+    expect(await trimAudit(tx, NS, 5)).to.equal(12);
+    expect(await trimAudit(tx, NS, 5)).to.equal(0);
+    await tx.done;
+    expect(await auditSeqs(NS)).to.deep.equal(before.slice(15).map((e) => e.seq));
   });
 });
