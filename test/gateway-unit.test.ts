@@ -4,6 +4,7 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { CHANGED_EVERY_MS } from '../src/contract.ts';
 import { Gateway } from '../src/gateway.ts';
 import type { Vault } from '../src/vault.ts';
+import { helloPort } from './helpers/gateway.ts';
 
 /** A notice between documents can take over waitUntil's default second on a loaded machine. */
 const LOADED = { timeout: 5000 };
@@ -26,21 +27,12 @@ function standIn(overrides: Record<string, (...args: any[]) => unknown> = {}) {
 
 /** Says hello to the gateway as the parent page at ORIGIN and answers the embedder's end of the port. */
 async function connect(gateway: Gateway, parent: object, role: 'page' | 'agent' = 'page') {
-  const channel = new MessageChannel();
-  const messages: any[] = [];
-  channel.port1.onmessage = ({ data }) => messages.push(data);
-  await gateway.hello({
-    data: { type: 'slicc-vault', op: 'hello', v: 1, role },
-    source: parent,
-    origin: ORIGIN,
-    ports: [channel.port2],
-  } as unknown as MessageEvent);
-  await waitUntil(() => messages.some((m) => m.op === 'welcome'), 'no welcome', LOADED);
+  const { port, messages } = await helloPort(gateway, parent, ORIGIN, role);
   let id = 0;
   return {
     messages,
     send(op: string, fields: object = {}) {
-      channel.port1.postMessage({ v: 1, id: ++id, op, ...fields });
+      port.postMessage({ v: 1, id: ++id, op, ...fields });
       return id;
     },
     async reply(of: number) {

@@ -10,6 +10,7 @@ import { AGENT_OPS, AGENT_PARSERS, PAGE_OPS } from '../src/commands.ts';
 import { openVaultDb } from '../src/db.ts';
 import { Gateway } from '../src/gateway.ts';
 import { Vault } from '../src/vault.ts';
+import { helloPort } from './helpers/gateway.ts';
 import { prng } from './helpers/random.ts';
 import { canary, findCanaries } from './helpers/vault.ts';
 
@@ -196,20 +197,7 @@ describe('hostile requests through the gateway', () => {
         consoleError(...args);
       };
       try {
-        const sides = await Promise.all(
-          (['page', 'agent'] as const).map(async (role) => {
-            const channel = new MessageChannel();
-            const messages: any[] = [];
-            channel.port1.onmessage = ({ data }) => messages.push(data);
-            await gateway.hello({
-              data: { type: 'slicc-vault', op: 'hello', v: 1, role },
-              source: parent,
-              origin: NS,
-              ports: [channel.port2],
-            } as unknown as MessageEvent);
-            return { role, port: channel.port1, messages };
-          }),
-        );
+        const sides = await Promise.all((['page', 'agent'] as const).map(async (role) => ({ role, ...(await helloPort(gateway, parent, NS, role)) })));
         const page = sides[0]!;
         page.port.postMessage({ v: 1, id: 1, op: 'put', name: 'HOSTILE_CANARY', value: canary('hostile') });
         const { placeholder } = await until(page.messages, (m) => m.id === 1);
