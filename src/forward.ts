@@ -36,7 +36,7 @@ export function checkForward(fields: Record<string, unknown>): ForwardRequest {
   if (
     !Array.isArray(head.headers) ||
     !isDense(head.headers) ||
-    !head.headers.every((h) => Array.isArray(h) && h.length === 2 && isDense(h) && typeof h[0] === 'string' && typeof h[1] === 'string')
+    !head.headers.every((h) => Array.isArray(h) && h.length === 2 && typeof h[0] === 'string' && typeof h[1] === 'string')
   ) {
     throw einval('head.headers must be a list of [name, value] strings');
   }
