@@ -1,9 +1,12 @@
 // The response of a forwarded request, over the port bios transferred with `forward` (README,
 // Forward): every part comes back scrubbed over the namespace's values: status text, URL, each
 // header name and value, the body as a stream (its held tail goes, scrubbed, after 250 ms
-// without input; a form completing after that has its rest replaced), and the error message.
+// without input; a form completing after that has its rest replaced), and the error message. The
+// parts are taken one after the other, and a big body chunk is scrubbed in slices that give the
+// thread back (README, Limits), whatever size bios or the upstream hands it over in.
 import type { ResponsePart } from './contract.ts';
 import { IDLE_MS, type Scrubber } from './scrubber.ts';
+import { bytePieces, slicer } from './slices.ts';
 import { isDense } from './validate.ts';
 
 export function relayResponse(port: MessagePort, scrubber: Scrubber): void {
@@ -28,7 +31,16 @@ export function relayResponse(port: MessagePort, scrubber: Scrubber): void {
     else sendBody(body.idle());
   };
 
+  const tick = slicer();
+  let tail = Promise.resolve();
   port.onmessage = ({ data }: MessageEvent<ResponsePart>) => {
+    tail = tail
+      .then(() => take(data))
+      .catch(() => {
+        if (!done) finish({ op: 'error', message: 'the vault could not scrub the response' });
+      });
+  };
+  const take = async (data: ResponsePart) => {
     if (done || !data || typeof data !== 'object') return;
     switch (data.op) {
       case 'response':
@@ -47,8 +59,12 @@ export function relayResponse(port: MessagePort, scrubber: Scrubber): void {
       case 'body':
         if (!(data.chunk instanceof Uint8Array)) return;
         clearTimeout(idle);
-        sendBody(body.push(data.chunk));
-        idle = setTimeout(release, IDLE_MS);
+        // Piece by piece, each piece's release sent as it is scrubbed: no slice copies the whole chunk.
+        for (const piece of bytePieces(data.chunk)) {
+          sendBody(body.push(piece));
+          await tick();
+        }
+        if (!done) idle = setTimeout(release, IDLE_MS);
         break;
       case 'end':
         finish({ op: 'end' });

@@ -49,7 +49,8 @@ function* utf8Pieces(text: string): Generator<Uint8Array> {
   }
 }
 
-function* bytePieces(bytes: Uint8Array): Generator<Uint8Array> {
+/** Bytes in pieces of `PIECE_BYTES` (views, no copies). */
+export function* bytePieces(bytes: Uint8Array): Generator<Uint8Array> {
   for (let i = 0; i < bytes.length; i += PIECE_BYTES) yield bytes.subarray(i, Math.min(bytes.length, i + PIECE_BYTES));
 }
 
