@@ -9,6 +9,7 @@ import { decideForward } from './injector.ts';
 import { type McpRecord, decideMcp, mcpRequest } from './mcp.ts';
 import { decryptValue } from './keys.ts';
 import { relayResponse } from './response.ts';
+import { redactToBytes } from './slices.ts';
 import { parseStamp } from './sealed.ts';
 import type { InEffect } from './namespace-state.ts';
 import type { AuditDraft } from './records.ts';
@@ -16,7 +17,8 @@ import type { Compiled } from './scrubbers.ts';
 
 export interface ForwardRequest {
   head: RequestHead;
-  body?: Uint8Array;
+  /** As bios sent it: a string is encoded only where it is scrubbed, in slices (an MCP request's). */
+  body?: string | Uint8Array;
   owner: Stamp;
   exit: ExitName;
   rawTraits: RawTraits;
@@ -52,7 +54,7 @@ export function checkForward(fields: Record<string, unknown>): ForwardRequest {
   }
   return {
     head: { method: head.method, url: head.url, headers: head.headers.map(([n, v]) => [n, v] as [string, string]) },
-    ...(body !== undefined && { body: typeof body === 'string' ? new TextEncoder().encode(body) : body }),
+    ...(body !== undefined && { body }),
     owner: parseStamp(fields.owner),
     exit: fields.exit as ExitName,
     rawTraits: traits as RawTraits,
@@ -140,6 +142,6 @@ async function decide(vault: ForwardVault, namespace: string, { head, body, owne
   }
   const { domain, method, path, server } = decision;
   await vault.used(namespace, used, [{ type: 'mcp', name: decision.names.join(','), server, domain, method, path, exit, ...actor }]);
-  const scrubbed = body ? (await vault.scrubber(namespace)).scrubber.redactBytes(body).bytes : undefined;
+  const scrubbed = body === undefined ? undefined : await redactToBytes((await vault.scrubber(namespace)).scrubber, body);
   return { head: decision.head, ...(scrubbed && { body: new Uint8Array(scrubbed) }) };
 }

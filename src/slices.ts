@@ -78,13 +78,8 @@ export async function pushSliced(stream: ScrubStream, chunk: Uint8Array, tick = 
   return join(out);
 }
 
-/** One text scrubbed as `scrubber.redact` / `redactBytes` would, in slices when it is big. */
-async function redactOne(scrubber: Scrubber, text: string | Uint8Array, tick: () => Promise<void>) {
-  const size = typeof text === 'string' ? text.length : text.length;
-  if (size <= PIECE_BYTES) {
-    const result = typeof text === 'string' ? scrubber.redact(text) : scrubber.redactBytes(text);
-    return { out: 'text' in result ? result.text : result.bytes, hits: result.hits };
-  }
+/** A text's UTF-8 (or bytes) through a scrub stream in pieces, yielding between them: the parts released and the hits. */
+async function streamed(scrubber: Scrubber, text: string | Uint8Array, tick: () => Promise<void>) {
   const stream = scrubber.stream({ idleMs: Number.POSITIVE_INFINITY });
   const parts: Uint8Array[] = [];
   for (const piece of typeof text === 'string' ? utf8Pieces(text) : bytePieces(text)) {
@@ -92,7 +87,26 @@ async function redactOne(scrubber: Scrubber, text: string | Uint8Array, tick: ()
     await tick();
   }
   parts.push(stream.end());
-  const hits = stream.hits;
+  return { parts, hits: stream.hits };
+}
+
+/**
+ * A text's UTF-8 (a string's, or the bytes themselves) scrubbed as `redactBytes` would, in slices
+ * when it is big: a forwarded body, which may be of any size.
+ */
+export async function redactToBytes(scrubber: Scrubber, text: string | Uint8Array): Promise<Uint8Array> {
+  if (typeof text !== 'string' && text.length <= PIECE_BYTES) return scrubber.redactBytes(text).bytes;
+  return join((await streamed(scrubber, text, slicer())).parts);
+}
+
+/** One text scrubbed as `scrubber.redact` / `redactBytes` would, in slices when it is big. */
+async function redactOne(scrubber: Scrubber, text: string | Uint8Array, tick: () => Promise<void>) {
+  const size = typeof text === 'string' ? text.length : text.length;
+  if (size <= PIECE_BYTES) {
+    const result = typeof text === 'string' ? scrubber.redact(text) : scrubber.redactBytes(text);
+    return { out: 'text' in result ? result.text : result.bytes, hits: result.hits };
+  }
+  const { parts, hits } = await streamed(scrubber, text, tick);
   if (typeof text !== 'string') return { out: hits.length ? join(parts) : text, hits };
   if (!hits.length) return { out: text.toWellFormed(), hits };
   // Decoded piece by piece; `+` makes a rope, flattened only when the reply is posted.

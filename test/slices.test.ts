@@ -2,7 +2,7 @@
 // values placed across the 1 MiB pieces, multi-byte characters and surrogate pairs on the seams.
 import { expect } from '@open-wc/testing';
 import { compileScrubber } from '../src/scrubber.ts';
-import { PIECE_BYTES, pushSliced, redactSliced } from '../src/slices.ts';
+import { PIECE_BYTES, pushSliced, redactSliced, redactToBytes } from '../src/slices.ts';
 import { prng } from './helpers/random.ts';
 
 const enc = new TextEncoder();
@@ -71,5 +71,14 @@ describe('scrubbing in slices', () => {
     const b = [await pushSliced(sliced, bytes), sliced.end()];
     expect(b[0]).to.deep.equal(a[0]);
     expect(b[1]).to.deep.equal(a[1]);
+  });
+
+  it('scrubs a forwarded body, string or bytes, small or over many pieces, as redactBytes does on its UTF-8', async () => {
+    const random = prng(2024);
+    for (const text of [textOf(random, 0), textOf(random, 2), 'small sk-live-0123456789abcdef', '']) {
+      const whole = scrubber.redactBytes(enc.encode(text)).bytes;
+      expect(await redactToBytes(scrubber, text), `a string of ${text.length}`).to.deep.equal(whole);
+      expect(await redactToBytes(scrubber, enc.encode(text)), `bytes of ${text.length}`).to.deep.equal(whole);
+    }
   });
 });
