@@ -4,6 +4,7 @@
 import type { ExitName, ForwardResult, RawTraits, RequestHead, Stamp } from './contract.ts';
 import type { StoredRecord } from './db.ts';
 import { einval } from './errors.ts';
+import { MAX_HEAD_BYTES, MAX_HEADERS, MAX_URL_BYTES } from './limits.ts';
 import { EXIT_NAME, HTTP_TOKEN, isDense } from './validate.ts';
 import { decideForward } from './injector.ts';
 import { type McpRecord, decideMcp, mcpRequest } from './mcp.ts';
@@ -28,21 +29,27 @@ export interface ForwardRequest {
 export function checkForward(fields: Record<string, unknown>): ForwardRequest {
   const head = fields.head as Partial<RequestHead> | null;
   if (!head || typeof head !== 'object') throw einval('head must be { method, url, headers }');
-  if (typeof head.method !== 'string' || !HTTP_TOKEN.test(head.method)) throw einval('head.method must be an HTTP method');
-  if (typeof head.url !== 'string') throw einval('head.url must be a string');
-  try {
-    new URL(head.url);
-  } catch {
-    throw einval('head.url is not a URL');
+  // Past a head limit the injector refuses the request naming the limit (README, Limits): a URL,
+  // header list or name longer than a limit is never parsed or matched here, only measured.
+  if (typeof head.method !== 'string' || head.method.length > MAX_HEAD_BYTES || !HTTP_TOKEN.test(head.method)) {
+    throw einval('head.method must be an HTTP method');
   }
-  if (
-    !Array.isArray(head.headers) ||
-    !isDense(head.headers) ||
-    !head.headers.every((h) => Array.isArray(h) && h.length === 2 && typeof h[0] === 'string' && typeof h[1] === 'string')
-  ) {
+  if (typeof head.url !== 'string') throw einval('head.url must be a string');
+  if (head.url.length <= MAX_URL_BYTES) {
+    try {
+      new URL(head.url);
+    } catch {
+      throw einval('head.url is not a URL');
+    }
+  }
+  if (!Array.isArray(head.headers) || !isDense(head.headers)) throw einval('head.headers must be a list of [name, value] strings');
+  // One header past the limit is enough for the injector's refusal.
+  const headers: unknown[] = head.headers.length > MAX_HEADERS ? head.headers.slice(0, MAX_HEADERS + 1) : head.headers;
+  if (!headers.every((h) => Array.isArray(h) && h.length === 2 && typeof h[0] === 'string' && typeof h[1] === 'string')) {
     throw einval('head.headers must be a list of [name, value] strings');
   }
-  if (!head.headers.every(([name]) => HTTP_TOKEN.test(name))) throw einval('head.headers has a name that is not a header name');
+  const pairs = headers as [string, string][];
+  if (!pairs.every(([name]) => name.length > MAX_HEAD_BYTES || HTTP_TOKEN.test(name))) throw einval('head.headers has a name that is not a header name');
   const body = fields.body;
   if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) throw einval('body must be bytes or a string');
   if (typeof fields.exit !== 'string' || !EXIT_NAME.test(fields.exit)) throw einval('exit must be page, proxy, tailscale or device:<name>');
@@ -53,7 +60,7 @@ export function checkForward(fields: Record<string, unknown>): ForwardRequest {
     if (typeof value !== 'boolean') throw einval(`rawTraits.${key} must be a boolean`);
   }
   return {
-    head: { method: head.method, url: head.url, headers: head.headers.map(([n, v]) => [n, v] as [string, string]) },
+    head: { method: head.method, url: head.url, headers: pairs.map(([n, v]) => [n, v] as [string, string]) },
     ...(body !== undefined && { body }),
     owner: parseStamp(fields.owner),
     exit: fields.exit as ExitName,

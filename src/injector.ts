@@ -148,9 +148,13 @@ export function headRefusal(head: RequestHead, kernelAllowed: (url: URL) => bool
 /** `headRefusal`'s checks: the reason of the first that fails, else the URL as parsed. */
 function checkHead(head: RequestHead, kernelAllowed: (url: URL) => boolean): string | URL {
   const raw = head.url;
-  const urlBytes = utf8Length(raw);
+  // UTF-8 takes at least a byte per UTF-16 unit: a text over a limit in units is over it in bytes,
+  // and is never read through.
+  const urlBytes = raw.length > MAX_URL_BYTES ? raw.length : utf8Length(raw);
   if (urlBytes > MAX_URL_BYTES) return `URL is longer than the limit of ${MAX_URL_BYTES} bytes`;
   if (head.headers.length > MAX_HEADERS) return `head has more than the limit of ${MAX_HEADERS} headers`;
+  const units = head.headers.reduce((n, [name, value]) => n + name.length + value.length, head.method.length + raw.length);
+  if (units > MAX_HEAD_BYTES) return `head is larger than the limit of ${MAX_HEAD_BYTES} bytes`;
   const size = head.headers.reduce((n, [name, value]) => n + utf8Length(name) + utf8Length(value), utf8Length(head.method) + urlBytes);
   if (size > MAX_HEAD_BYTES) return `head is larger than the limit of ${MAX_HEAD_BYTES} bytes`;
   if (/[\x00-\x20\x7f]/.test(raw)) return 'URL contains whitespace or control characters';

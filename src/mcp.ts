@@ -8,6 +8,7 @@
 import type { ExitName, McpServerEntry, RawTraits, RequestHead } from './contract.ts';
 import { matchesEndpoint, normalizeHost, toEndpoint } from './endpoints.ts';
 import { type InjectRecord, headRefusal, isKernelMcpUrl } from './injector.ts';
+import { MAX_URL_BYTES } from './limits.ts';
 import { PLACEHOLDERS } from './validate.ts';
 
 export const SECRET_TO_MCP = 'secrets are never sent to model or MCP endpoints';
@@ -67,6 +68,8 @@ export function mcpRequest(
   registered: readonly McpServerEntry[],
   records: Iterable<{ kind: string; provider?: string }>,
 ): { servers: McpServerEntry[] } | null {
+  // Over the URL limit a request is refused as any other (README, Limits), never parsed.
+  if (url.length > MAX_URL_BYTES) return null;
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -3,7 +3,10 @@
 import { expect } from '@open-wc/testing';
 import type { RequestHead } from '../../src/contract.ts';
 import type { Endpoint } from '../../src/endpoints.ts';
-import { basicCredentials, type ForwardInput, type InjectRecord, type PolicyRule, decideForward, testVerdict } from '../../src/injector.ts';
+import { checkForward } from '../../src/forward.ts';
+import { basicCredentials, type ForwardInput, type InjectRecord, type PolicyRule, decideForward, headRefusal, testVerdict } from '../../src/injector.ts';
+import { mcpRequest } from '../../src/mcp.ts';
+import { HTTP_TOKEN } from '../../src/validate.ts';
 import { isVersionSegment } from '../../src/endpoints.ts';
 import { prng } from '../helpers/random.ts';
 import { MAX_HEAD_BYTES, MAX_HEADERS, MAX_URL_BYTES } from '../../src/limits.ts';
@@ -171,6 +174,42 @@ describe('the head has limits, and a refusal names the one it passed', () => {
       `head is larger than the limit of ${MAX_HEAD_BYTES} bytes`,
     );
     injects({ ...i, head: { ...i.head, headers: [...i.head.headers, big(MAX_HEAD_BYTES - used)] } });
+  });
+
+  it('measures a huge head from the op to its refusal, never parsing a URL or matching a name past a limit', () => {
+    const huge = `https://api.github.com/repos/x?${'q'.repeat(16 * 2 ** 20)}`;
+    const RealURL = URL;
+    const tested = HTTP_TOKEN.test;
+    let parsedHuge = 0;
+    let matchedHuge = 0;
+    globalThis.URL = class extends RealURL {
+      constructor(url: string | URL, base?: string | URL) {
+        if (String(url).length > MAX_URL_BYTES) parsedHuge++;
+        super(url, base);
+      }
+    } as typeof URL;
+    HTTP_TOKEN.test = function (this: RegExp, text: string) {
+      if (text.length > MAX_HEAD_BYTES) matchedHuge++;
+      return tested.call(this, text);
+    };
+    try {
+      const owner = { pid: 1, ppid: 0, uid: 1000, gid: 1000, tag: 't' };
+      const forward = (head: object) => checkForward({ head, owner, exit: 'page', rawTraits: {} }).head;
+      const headers: [string, string][] = [['authorization', `Bearer ${GH.placeholder}`]];
+      const refusal = (head: RequestHead) => headRefusal(head, () => true);
+      expect(refusal(forward({ method: 'GET', url: huge, headers }))).to.equal(`URL is longer than the limit of ${MAX_URL_BYTES} bytes`);
+      expect(mcpRequest(huge, [], [])).to.equal(null);
+      const many = forward({ method: 'GET', url: 'https://api.github.com/user', headers: Array.from({ length: 100_000 }, () => headers[0]) });
+      expect(many.headers, 'one header past the limit is read').to.have.length(MAX_HEADERS + 1);
+      expect(refusal(many)).to.equal(`head has more than the limit of ${MAX_HEADERS} headers`);
+      const longName = forward({ method: 'GET', url: 'https://api.github.com/user', headers: [[`x-${'n'.repeat(16 * 2 ** 20)}`, 'v']] });
+      expect(refusal(longName)).to.equal(`head is larger than the limit of ${MAX_HEAD_BYTES} bytes`);
+      expect(() => forward({ method: 'G'.repeat(MAX_HEAD_BYTES + 1), url: 'https://a.example/', headers })).to.throw('head.method must be an HTTP method');
+      expect([parsedHuge, matchedHuge]).to.deep.equal([0, 0]);
+    } finally {
+      globalThis.URL = RealURL;
+      HTTP_TOKEN.test = tested;
+    }
   });
 });
 
