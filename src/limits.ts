@@ -194,6 +194,8 @@ export const MAX_REGISTERED = 256;
 export const MAX_REGISTERED_URL_BYTES = 2 * 1024;
 /** `*` in one registered URL. */
 export const MAX_REGISTERED_STARS = 8;
+/** Record names one registered MCP server may list (`names`), in a request and kept. */
+export const MAX_SERVER_NAMES = 256;
 
 /** UTF-8 length of a string without encoding it (a lone surrogate counts as the 3 bytes of U+FFFD). */
 const NON_ASCII = /[^\x00-\x7f]/;

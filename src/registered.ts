@@ -3,7 +3,7 @@
 import type { McpServerEntry } from './contract.ts';
 import { type Endpoint, toEndpoint } from './endpoints.ts';
 import { einval } from './errors.ts';
-import { MAX_REGISTERED, MAX_REGISTERED_STARS, MAX_REGISTERED_URL_BYTES, utf8Length } from './limits.ts';
+import { MAX_REGISTERED, MAX_REGISTERED_STARS, MAX_REGISTERED_URL_BYTES, MAX_SERVER_NAMES, utf8Length } from './limits.ts';
 import { isKernelMcpUrl } from './injector.ts';
 import { RECORD_NAME, isDense } from './validate.ts';
 
@@ -56,14 +56,18 @@ export function checkRegistration(model: unknown, mcp: unknown): Registered {
       if (extra) throw einval(`mcp[${i}] takes only server, url and names`);
       if (typeof e.server !== 'string' || !e.server || e.server.length > 128) throw einval(`mcp[${i}].server must be a name of 1 to 128 characters`);
       const url = checkUrl(`mcp[${i}].url`, e.url, true);
-      if (e.names !== undefined && (!Array.isArray(e.names) || !isDense(e.names) || !e.names.every((n) => typeof n === 'string' && RECORD_NAME.test(n)))) {
-        throw einval(`mcp[${i}].names must be a list of record names`);
+      if (e.names !== undefined) {
+        if (!Array.isArray(e.names)) throw einval(`mcp[${i}].names must be a list of record names`);
+        if (e.names.length > MAX_SERVER_NAMES) throw tooManyNames();
+        if (!isDense(e.names) || !e.names.every((n) => typeof n === 'string' && RECORD_NAME.test(n)))
+          throw einval(`mcp[${i}].names must be a list of record names`);
       }
       return { server: e.server, url, ...(e.names && { names: [...new Set(e.names)] }) };
     }),
   };
 }
 
+const tooManyNames = () => einval(`an MCP server may list at most ${MAX_SERVER_NAMES} record names`);
 const tooMany = () => einval(`a namespace holds at most ${MAX_REGISTERED} registered endpoints; unregister some in Settings`);
 export const count = (r: Registered) => r.model.length + r.mcp.length;
 
@@ -80,10 +84,13 @@ export function mergeRegistered(current: Registered, added: Registered): { regis
     if (!same) {
       mcp.push(entry);
       news.mcp.push(entry);
-    } else if (entry.names?.some((n) => !(same.names ?? []).includes(n))) {
-      const before = same.names ?? [];
-      same.names = [...new Set([...before, ...entry.names])];
-      news.mcp.push({ server: entry.server, url: entry.url, names: same.names.filter((n) => !before.includes(n)) });
+    } else if (entry.names) {
+      const before = new Set(same.names ?? []);
+      const gained = entry.names.filter((n) => !before.has(n));
+      if (gained.length === 0) continue;
+      same.names = [...before, ...gained];
+      if (same.names.length > MAX_SERVER_NAMES) throw tooManyNames();
+      news.mcp.push({ server: entry.server, url: entry.url, names: gained });
     }
   }
   const registered = { model, mcp };

@@ -109,6 +109,24 @@ describe('registration limits', () => {
     expect((await agent.request('endpoints', { model: Array.from({ length: 257 }, () => 42) })).error.message).to.include('at most 256');
   });
 
+  it('lets an MCP server list at most 256 record names, in one call and kept; past it EINVAL names the limit and nothing changes', async () => {
+    const page = await welcomed();
+    const agent = await welcomed({ role: 'agent' });
+    const server = (names: string[]) => ({ mcp: [{ server: 'tools', url: 'https://mcp.example.com/mcp', names }] });
+    const names = (from: number, n: number) => Array.from({ length: n }, (_, i) => `NAME_${from + i}`);
+    const limit = { code: 'EINVAL', message: 'an MCP server may list at most 256 record names' };
+    expect((await agent.request('endpoints', server(names(0, 257)))).error).to.deep.equal(limit);
+    // A list that could never fit is refused before any entry is read.
+    expect((await agent.request('endpoints', server(Array.from({ length: 100_000 }, () => 42) as never))).error).to.deep.equal(limit);
+    expect((await agent.request('endpoints', server(names(0, 200)))).ok).to.equal(true);
+    // 150 to 255: 56 new, 256 in all.
+    expect((await agent.request('endpoints', server(names(150, 106)))).ok).to.equal(true);
+    expect((await agent.request('endpoints', server(names(300, 1)))).error).to.deep.equal(limit);
+    await page.until((e) => e.op === 'changed' && e.audit[0]?.mcp?.[0]?.names?.length === 56);
+    const [kept] = (await page.request('list')).list.registered.mcp;
+    expect(kept.names).to.deep.equal(names(0, 256));
+  });
+
   it('takes a URL of at most 2 KiB with at most 8 *', async () => {
     const agent = await welcomed({ role: 'agent' });
     const path = (n: number) => `https://llm.example.com/${'a'.repeat(n)}`;
