@@ -35,11 +35,13 @@ describe('lists with holes', () => {
     expect((await agent.request('redact', { texts: ['a', 'c'] })).texts).to.deep.equal(['a', 'c']);
   });
 
-  it('endpoints refuses model and mcp lists with a hole, and mcp names of 2^32 - 1 holes at once', async () => {
+  it('endpoints refuses model, mcp and names lists with a hole, and names of 2^32 - 1 holes at once by their count', async () => {
     const agent = await welcomed({ role: 'agent' });
     const started = performance.now();
     const names = await agent.request('endpoints', { mcp: [{ server: 's', url: 'https://mcp.example.com/', names: sparse(HUGE, { 0: 'A' }) }] });
-    expect(names.error).to.deep.equal({ code: 'EINVAL', message: 'mcp[0].names must be a list of record names' });
+    expect(names.error, 'refused by its count').to.deep.equal({ code: 'EINVAL', message: 'an MCP server may list at most 256 record names' });
+    const holey = await agent.request('endpoints', { mcp: [{ server: 's', url: 'https://mcp.example.com/', names: sparse(3, { 0: 'A', 2: 'C' }) }] });
+    expect(holey.error).to.deep.equal({ code: 'EINVAL', message: 'mcp[0].names must be a list of record names' });
     expect(performance.now() - started, 'answered at once').to.be.below(1000);
     expect((await agent.request('endpoints', { model: sparse(2, { 1: 'https://api.example.com/' }) })).error.message).to.equal(
       'model must be a list of base URLs',
