@@ -4,7 +4,7 @@
 import type { AgentOp, ErrorBody, SealFields, SealedRequest, Stamp } from './contract.ts';
 import { VaultError, einval, errorBody } from './errors.ts';
 import { type ForwardRequest, checkForward } from './forward.ts';
-import { checkPushSize, checkRedactCount, checkRedactSize } from './limits.ts';
+import { checkPushSize, checkRedactBytes, checkRedactCount } from './limits.ts';
 import type { RecordInput } from './records.ts';
 import { type Registered, checkRegistration, checkUnregister } from './registered.ts';
 import { parseSealedRequest, parseStamp } from './sealed.ts';
@@ -173,7 +173,7 @@ export const AGENT_PARSERS: Record<string, OpParser<AgentCommand>> = {
       if (!Array.isArray(texts)) throw wrong();
       checkRedactCount(texts);
       if (!isDense(texts) || !texts.every(isText)) throw wrong();
-      checkRedactSize(texts);
+      checkRedactBytes(texts);
       return { op: 'redact', texts };
     },
   },

@@ -73,9 +73,8 @@ export function checkRedactCount(texts: readonly unknown[]): void {
   if (texts.length > MAX_REDACT_TEXTS) throw einval(`redact takes at most ${fmt(MAX_REDACT_TEXTS)} texts per call`);
 }
 
-/** Checks `redact`'s texts against their limits, without reading any text. */
-export function checkRedactSize(texts: readonly (string | Uint8Array)[]): void {
-  checkRedactCount(texts);
+/** Checks the size of `redact`'s texts in all (their count checked first), without reading any text. */
+export function checkRedactBytes(texts: readonly (string | Uint8Array)[]): void {
   let total = 0;
   for (const text of texts) total += textSize(text);
   if (total > MAX_REDACT_BYTES) throw einval(`redact takes at most ${size(MAX_REDACT_BYTES)} of texts per call`);
