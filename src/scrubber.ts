@@ -66,8 +66,14 @@ const enc = new TextEncoder();
 const dec = new TextDecoder();
 const EMPTY = new Uint8Array(0);
 // Filter sizes: bloom bits per sampled 4-gram, and the largest tables (the bloom bitset is 128 KiB
-// at most, so it stays in cache; the offset tables, 256 KiB each, are read only after a bloom hit).
+// at most, so it stays in cache; the offset tables, 1 MiB each, are read only after a bloom hit).
 const BLOOM_BITS_PER_GRAM = 16;
+/**
+ * The widest sampling step: one 4-byte read per `step` bytes of text, `step` being at most the
+ * shortest pattern's length less 3. An offset table's entry holds a bit per offset (0-15) and one
+ * per base64 offset behind a line break (16-31).
+ */
+const MAX_STEP = 16;
 const BLOOM_MAX_BITS = 20;
 const GRAM_MAX_BITS = 18;
 /** The line-break filter's bitset: 256 KiB at most, read only at a line break between base64 characters. */
@@ -97,9 +103,10 @@ const JSON_ = 4; // a JSON string's content (any escape, \uXXXX in any case), de
 
 /**
  * A decoding pattern (hex, url, json) keeps only this many of its first bytes: the filter reads
- * at most 11 and the key 12; verification decodes the input against the value's raw bytes.
+ * at most MAX_STEP + 6 (a base64 form's grams behind a line break) and the key 12; verification
+ * decodes the input against the value's raw bytes.
  */
-const DECODING_PREFIX = 16;
+const DECODING_PREFIX = MAX_STEP + 6;
 /** The most input bytes a pattern of `len` bytes over a value of `raw` bytes can span. */
 const spanOf = (kind: number, len: number, raw: number) =>
   kind === EXACT ? len : kind === B64 ? 3 * len - 2 : kind === HEX ? 2 * raw : kind === URL ? 3 * raw : MAX_FORM_GROWTH * raw;
@@ -431,7 +438,7 @@ interface Tables {
   // Sampling filter on the folded 4 bytes at x. `bloom` (a bitset small enough to stay in cache):
   // may any pattern have them among its first `step` grams? If so, bit o of gram[hash] and of
   // gram2[hash2] (independent hashes): may a pattern have them at offset o? Only then is x - o a
-  // candidate start. Bit 8 + o: may a base64 pattern have them at an offset below o, line breaks
+  // candidate start. Bit 16 + o: may a base64 pattern have them at an offset below o, line breaks
   // making up the difference (then x - o is a candidate if a break lies between it and x).
   step: number;
   bloom: Int32Array;
@@ -443,8 +450,8 @@ interface Tables {
   breaks: Int32Array;
   breakShift: number;
   bloomShift: number;
-  gram: Uint16Array;
-  gram2: Uint16Array;
+  gram: Int32Array;
+  gram2: Int32Array;
   gramShift: number;
   // Verification: the key of a start (its first 8 folded bytes, 12 after `\u00`) → patterns.
   keys: Int32Array;
@@ -478,8 +485,8 @@ interface Filling {
   b64Bits: Int32Array;
   bloom: Int32Array;
   bloomShift: number;
-  gram: Uint16Array;
-  gram2: Uint16Array;
+  gram: Int32Array;
+  gram2: Int32Array;
   gramShift: number;
   breaks: Int32Array;
   breakShift: number;
@@ -644,10 +651,10 @@ function build(values: readonly ScrubValue[]): Tables {
   }
 
   // Every start s has a sample in [s, s + step); a pattern has its grams at offsets 0..step-1.
-  const step = count ? Math.min(8, minLen - 3) : 1;
+  const step = count ? Math.min(MAX_STEP, minLen - 3) : 1;
   const gramBits = Math.min(GRAM_MAX_BITS, Math.max(12, pow2Bits(count * step * 8)));
-  const gram = new Uint16Array(1 << gramBits);
-  const gram2 = new Uint16Array(1 << gramBits);
+  const gram = new Int32Array(1 << gramBits);
+  const gram2 = new Int32Array(1 << gramBits);
   const bloomBits = Math.min(BLOOM_MAX_BITS, Math.max(10, pow2Bits(count * step * BLOOM_BITS_PER_GRAM)));
   const bloom = new Int32Array(1 << (bloomBits - 5));
   const bloomShift = 32 - bloomBits;
@@ -665,12 +672,12 @@ function build(values: readonly ScrubValue[]): Tables {
   const keyTo = new Int32Array(1 << keyBits);
   const keyMask = (1 << keyBits) - 1;
   const keyOf = new Int32Array(count);
-  // The offset bits of a base64 pattern's gram at g: g, and 8 + o for each o above g (line
+  // The offset bits of a base64 pattern's gram at g: g, and 16 + o for each o above g (line
   // breaks of o - g bytes before it, after at least its first character).
   const b64Bits = new Int32Array(step);
   for (let g = 0; g < step; g++) {
     b64Bits[g] = 1 << g;
-    if (g > 0) for (let o = g + 1; o < step; o++) b64Bits[g] |= 1 << (8 + o);
+    if (g > 0) for (let o = g + 1; o < step; o++) b64Bits[g] |= 1 << (16 + o);
   }
   const t = { pat, step, b64Bits, bloom, bloomShift, gram, gram2, gramShift, breaks, breakShift, keys, keyFrom, keyTo, keyMask };
   for (let i = 0; i < count; i++) {
@@ -1014,7 +1021,7 @@ function sample(t: Tables, d: Uint8Array, x: number, limit: number, n: number, m
   for (let o = step - 1; o >= 0; o--) {
     const s = x - o;
     if (s >= limit) break;
-    if (((bits >> o) & 1) === 0 && !wrap && (((bits >> (8 + o)) & 1) === 0 || !breakIn(d, s, x))) continue;
+    if (((bits >> o) & 1) === 0 && !wrap && (((bits >> (16 + o)) & 1) === 0 || !breakIn(d, s, x))) continue;
     if (!matchAt(t, d, s, n, BEST)) continue;
     m.push(s, BEST[0], BEST[1]);
     return BEST[1];

@@ -21,9 +21,9 @@ const WIDE = ['é', 'ö', 'ß', 'Ж', 'λ', '日', '本', '€', '\u2028'];
 const ASTRAL = ['🔑', '😀', '𝄞', '🚀'];
 const KINDS = ['token', 'symbols', 'spaces', 'non-ASCII', 'astral'] as const;
 
-/** 8 to about 80 UTF-8 bytes of one kind. */
-function randomValue(r: Rand, kind: (typeof KINDS)[number]): string {
-  const target = 8 + int(r, 72);
+/** `min` (8 unless given) to about 80 UTF-8 bytes of one kind. */
+function randomValue(r: Rand, kind: (typeof KINDS)[number], min = 8): string {
+  const target = min + int(r, 80 - min);
   const char = () => {
     switch (kind) {
       case 'token':
@@ -208,13 +208,15 @@ function survivors(out: string, planted: Planted[]): string[] {
 }
 
 describe('scrubber forms', () => {
-  for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]) {
+  // Seeds from 17 on take values of 19 bytes and more: every pattern is long enough for the
+  // widest sampling step (16), which short values keep narrower.
+  for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22]) {
     it(`leaves no form of any value in the output, as bytes and as a stream with pauses (seed ${seed})`, () => {
       const r = prng(seed);
       const values: ScrubValue[] = Array.from({ length: 12 }, (_, i) => ({
         name: `V${i}`,
         placeholder: `⟦V${i}⟧`,
-        value: randomValue(r, KINDS[i % KINDS.length]),
+        value: randomValue(r, KINDS[i % KINDS.length], seed > 16 ? 19 : 8),
       }));
       const scrubber = compileScrubber(values);
       for (let round = 0; round < 6; round++) {

@@ -77,9 +77,9 @@ const pick = <T>(r: Rand, a: readonly T[]): T => a[int(r, a.length)];
 const WIDE = ['é', 'ß', 'Ж', '日', '語', '€', '🔑', '😀'];
 const PRINTABLE = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('') + '\t\u0001';
 
-/** 8 to 200 UTF-8 bytes, ASCII or multi-byte, never CR, LF or NUL. */
-function randomValue(r: Rand): string {
-  const target = 8 + int(r, 193);
+/** `min` (8 unless given) to 200 UTF-8 bytes, ASCII or multi-byte, never CR, LF or NUL. */
+function randomValue(r: Rand, min = 8): string {
+  const target = min + int(r, 201 - min);
   const wide = r() < 0.4;
   let v = '';
   for (;;) {
@@ -87,12 +87,12 @@ function randomValue(r: Rand): string {
     if (enc.encode(v + c).length > target) break;
     v += c;
   }
-  while (enc.encode(v).length < 8) v += 'x';
+  while (enc.encode(v).length < min) v += 'x';
   return v;
 }
 
-function randomValues(r: Rand, count: number): ScrubValue[] {
-  return Array.from({ length: count }, (_, i) => ({ name: `V${i}`, placeholder: `⟦V${i}⟧`, value: randomValue(r) }));
+function randomValues(r: Rand, count: number, min = 8): ScrubValue[] {
+  return Array.from({ length: count }, (_, i) => ({ name: `V${i}`, placeholder: `⟦V${i}⟧`, value: randomValue(r, min) }));
 }
 
 const FILLER = ['the ', 'data ', '{"k":', '"],', ' = ', '\n', 'Zm9v', 'QUJD', '0123', 'abcd', '%20', '\\u00e9', 'é', '日本', '==', '/+', '-_'];
@@ -196,6 +196,24 @@ describe('scrubber', () => {
         expect(sortHits(whole.hits), `seed ${seed}`).to.deep.equal(ref.hits);
         const stream = scrubber.stream();
         expect(latin1(concat([...split(r, input).map((c) => stream.push(c)), stream.end()])), `seed ${seed}`).to.equal(ref.out);
+      });
+    }
+
+    // Values of 19 bytes and more: every pattern is long enough for the widest sampling step (16).
+    for (const seed of [201, 202, 203, 204, 205, 206, 207, 208]) {
+      it(`agrees with the reference and streams the same when every value is long, sampling at the widest step (seed ${seed})`, () => {
+        const r = prng(seed);
+        const values = randomValues(r, 1 + int(r, 30), 19);
+        const scrubber = compileScrubber(values);
+        const input = enc.encode(randomText(r, values, 400));
+        const whole = scrubber.redactBytes(input);
+        const ref = refRedact(values, input);
+        expect(latin1(whole.bytes), `seed ${seed}`).to.equal(ref.out);
+        expect(sortHits(whole.hits), `seed ${seed}`).to.deep.equal(ref.hits);
+        expect(whole.hits.length, `seed ${seed}: something was planted`).to.be.greaterThan(0);
+        const stream = scrubber.stream();
+        const out = concat([...split(r, input).map((c) => stream.push(c)), stream.end()]);
+        expect(latin1(out), `seed ${seed}`).to.equal(latin1(whole.bytes));
       });
     }
 
