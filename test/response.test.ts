@@ -51,7 +51,11 @@ describe('the response relay', () => {
     expect(back.length).to.be.above(3);
     const parts = back.flatMap((p) => (p.op === 'body' ? [p.chunk] : []));
     const body = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    parts.reduce((at, p) => (body.set(p, at), at + p.length), 0);
+    let at = 0;
+    for (const p of parts) {
+      body.set(p, at);
+      at += p.length;
+    }
     expect(body.length).to.equal(chunk.length - value.length + placeholder.length);
     expect(dec.decode(body.subarray(16 * 2 ** 20 - 4, 16 * 2 ** 20 + placeholder.length + 4))).to.equal(`aaaa${placeholder}aaaa`);
     heart.port1.close();
