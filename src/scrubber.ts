@@ -461,6 +461,8 @@ interface Tables {
   list: Int32Array;
   /** Longest span of any pattern in input bytes: the stream horizon H. */
   horizon: number;
+  /** Whether every value, so every pattern, is ASCII: a string is then scanned as it is (`scanText`). */
+  ascii: boolean;
 }
 
 function pow2Bits(n: number): number {
@@ -627,6 +629,8 @@ function build(values: readonly ScrubValue[]): Tables {
   }
 
   const pat = s.bytes.slice(0, s.size);
+  let ascii = true;
+  for (let i = 0; i < pat.length && ascii; i++) ascii = pat[i] < 0x80;
   const texts = encodeAll(repText);
   const rep = repOf.map((k) => texts[k]);
   const count = pBytes.length;
@@ -726,6 +730,7 @@ function build(values: readonly ScrubValue[]): Tables {
     keyMask,
     list,
     horizon,
+    ascii,
   };
 }
 
@@ -1071,8 +1076,11 @@ function mayBreak(t: Tables, d: Uint8Array, p: number, n: number): boolean {
   const before = d[p - 1] === 13 ? p - 2 : p - 1;
   if (before < 0 || !IS_B64[d[before]]) return false;
   if (p + 5 > n || before < 3) return true;
-  const after = gramAt(d, p + 1);
-  const ahead = gramAt(d, before - 3);
+  return breaksPass(t, gramAt(d, p + 1), gramAt(d, before - 3));
+}
+
+/** The breaks filter of `mayBreak`, on the folded 4 characters after a line break and the 4 before it. */
+function breaksPass(t: Tables, after: number, ahead: number): boolean {
   if (!noBreak(after) || !noBreak(ahead)) return true;
   const { breaks, breakShift } = t;
   const a = Math.imul(after, GOLDEN3) >>> breakShift;
@@ -1081,6 +1089,98 @@ function mayBreak(t: Tables, d: Uint8Array, p: number, n: number): boolean {
   const c = Math.imul(ahead, GOLDEN) >>> breakShift;
   const c2 = Math.imul(ahead, GOLDEN5) >>> breakShift;
   return (breaks[c >>> 5] & (1 << (c & 31))) !== 0 && (breaks[c2 >>> 5] & (1 << (c2 & 31))) !== 0;
+}
+
+// ── Strings, when every value is ASCII ─────────────────────────────────────────────────
+// A match is then a run of ASCII characters, so it stands at the same offsets in a string's
+// characters as in its UTF-8 where the text is ASCII, and is the same run of characters wherever
+// it is not. The scan reads the characters: no encoding, which costs Chromium more than the scan.
+
+/**
+ * Starts a segment covers at least: a sample the filter passes has the chars from its first start
+ * to the segment's end (and a pattern's span more) read as bytes by `scan`, so even text where
+ * every sample passes is read as bytes about twice at most.
+ */
+const SEGMENT = 256;
+/** Bytes before a scan's first start that it may read (a line break's base64 neighbours). */
+const LOOKBACK = 8;
+let charBytes = new Uint8Array(0);
+
+/** The chars of text[a, b) as bytes: an ASCII char as itself, any other as 0xff, which no pattern holds. */
+function charsAsBytes(text: string, a: number, b: number): Uint8Array {
+  if (charBytes.length < b - a) charBytes = new Uint8Array(Math.max(b - a, 2 * charBytes.length));
+  for (let i = a; i < b; i++) {
+    const c = text.charCodeAt(i);
+    charBytes[i - a] = c < 0x80 ? c : 0xff;
+  }
+  return charBytes.subarray(0, b - a);
+}
+
+/**
+ * `scan` of a whole string, for tables whose patterns are all ASCII: matches into `m` at char
+ * offsets. A sample is 4 chars; one holding a char past ASCII lies in no match, so is passed
+ * over. Where the filter passes (or a line break may split base64), `scan` runs on a segment
+ * of the chars as bytes from the sample's first start, and the char scan goes on after it.
+ */
+function scanText(t: Tables, text: string, m: number[]): void {
+  const { step, bloom, bloomShift, gram, gram2, gramShift } = t;
+  const n = text.length;
+  const segment = Math.max(SEGMENT, t.horizon);
+  let x = step - 1;
+  while (x <= n - 4) {
+    const c0 = text.charCodeAt(x);
+    const c1 = text.charCodeAt(x + 1);
+    const c2 = text.charCodeAt(x + 2);
+    const c3 = text.charCodeAt(x + 3);
+    if ((c0 | c1 | c2 | c3) >= 0x80) {
+      x += step;
+      continue;
+    }
+    const r = c0 | (c1 << 8) | (c2 << 16) | (c3 << 24);
+    const g = r | FOLD;
+    const b = Math.imul(g, GOLDEN3) >>> bloomShift;
+    if (
+      ((bloom[b >>> 5] & (1 << (b & 31))) === 0 || (gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift]) === 0) &&
+      (!hasControl(r) || !breakInText(t, text, x, n))
+    ) {
+      x += step;
+      continue;
+    }
+    const from = x - step + 1;
+    const a = Math.max(0, from - LOOKBACK);
+    // Past `limit`, verification could need more than the segment holds: the char scan takes over.
+    const end = Math.min(n, from + segment + t.horizon + 16);
+    const limit = end === n ? n : from + segment;
+    const first = m.length;
+    scan(t, charsAsBytes(text, a, end), from - a, limit - a, end - a, m);
+    let next = limit;
+    for (let i = first; i < m.length; i += 3) {
+      m[i] += a;
+      m[i + 2] += a;
+      next = Math.max(next, m[i + 2]);
+    }
+    x = next + step - 1;
+  }
+}
+
+const isB64Char = (c: number) => c < 0x80 && IS_B64[c] === 1;
+const asciiAt = (text: string, i: number) => (text.charCodeAt(i) | text.charCodeAt(i + 1) | text.charCodeAt(i + 2) | text.charCodeAt(i + 3)) < 0x80;
+const charGram = (text: string, i: number) =>
+  text.charCodeAt(i) | (text.charCodeAt(i + 1) << 8) | (text.charCodeAt(i + 2) << 16) | (text.charCodeAt(i + 3) << 24) | FOLD;
+
+/** `breakInRun` for the ASCII sample at x of a string. */
+function breakInText(t: Tables, text: string, x: number, n: number): boolean {
+  for (let p = x; p < x + 4; p++) if (text.charCodeAt(p) === 10 && mayBreakText(t, text, p, n)) return true;
+  return text.charCodeAt(x + 3) === 13 && x + 4 < n && text.charCodeAt(x + 4) === 10 && mayBreakText(t, text, x + 4, n);
+}
+
+/** `mayBreak` in a string; 4 chars not all ASCII may be anything, so they pass. */
+function mayBreakText(t: Tables, text: string, p: number, n: number): boolean {
+  if (p + 1 >= n || !isB64Char(text.charCodeAt(p + 1))) return false;
+  const before = text.charCodeAt(p - 1) === 13 ? p - 2 : p - 1;
+  if (before < 0 || !isB64Char(text.charCodeAt(before))) return false;
+  if (p + 5 > n || before < 3 || !asciiAt(text, p + 1) || !asciiAt(text, before - 3)) return true;
+  return breaksPass(t, charGram(text, p + 1), charGram(text, before - 3));
 }
 
 /** Hits per slot, only of the slots hit: a namespace has thousands of slots, a text a few hits. */
@@ -1193,23 +1293,26 @@ export function scrubberOf(t: ScrubTables): Scrubber {
     redactBytes,
     redact(text) {
       if (t.count === 0) return { text: text.toWellFormed(), hits: [] };
-      // Encoded into a reused buffer; ASCII text (byte offsets are string offsets) is then
-      // spliced as a string, with no decoding.
-      const bytes = encodeScratch(text);
       const m: number[] = [];
-      scan(t, bytes, 0, bytes.length, bytes.length, m);
+      // ASCII values: the chars are scanned as they are. Else the UTF-8, in a reused buffer; for
+      // ASCII text (byte offsets are string offsets) its matches are then spliced in likewise.
+      const bytes = t.ascii ? null : encodeScratch(text);
+      if (bytes) scan(t, bytes, 0, bytes.length, bytes.length, m);
+      else scanText(t, text, m);
       if (m.length === 0) return { text: text.toWellFormed(), hits: [] };
       const counts = new Map<number, number>();
-      if (bytes.length !== text.length) return { text: dec.decode(emit(t, bytes, 0, bytes.length, m, counts)[0]), hits: hitList(t, counts) };
+      if (bytes && bytes.length !== text.length) return { text: dec.decode(emit(t, bytes, 0, bytes.length, m, counts)[0]), hits: hitList(t, counts) };
+      // A lone surrogate becomes U+FFFD, as through UTF-8, in each piece on its own: taking a
+      // match out never pairs the halves around it.
       let out = '';
       let r = 0;
       for (let i = 0; i < m.length; i += 3) {
         const slot = t.slot[m[i + 1]];
-        out += text.slice(r, m[i]) + (repText[slot] ??= dec.decode(t.rep[slot]));
+        out += text.slice(r, m[i]).toWellFormed() + (repText[slot] ??= dec.decode(t.rep[slot]));
         count(counts, slot);
         r = m[i + 2];
       }
-      return { text: out + text.slice(r), hits: hitList(t, counts) };
+      return { text: out + text.slice(r).toWellFormed(), hits: hitList(t, counts) };
     },
     stream: (options) => openStream(t, options),
   };

@@ -302,6 +302,27 @@ describe('scrubber', () => {
       });
     }
 
+    // Short values keep the stream horizon small, so the string scan's segments (README, The
+    // scrubber) end inside long text, at every distance from the values planted around them.
+    for (const seed of [301, 302, 303, 304, 305, 306]) {
+      it(`redacts long text exactly as its bytes, wherever the scan's segments end (seed ${seed})`, () => {
+        const r = prng(seed);
+        const values = Array.from({ length: 1 + int(r, 12) }, (_, i) => ({
+          name: `S${i}`,
+          placeholder: `fnox_proxy_${String(i).padStart(24, '0')}`,
+          value: Array.from({ length: 8 + int(r, 17) }, () => PRINTABLE[int(r, 95)]).join(''),
+        }));
+        const scrubber = compileScrubber(values);
+        const text = hostileText(r, values, 1500);
+        const got = scrubber.redact(text);
+        expect(got).to.deep.equal(asBytes(scrubber, text));
+        expect(
+          got.hits.reduce((n, h) => n + h.count, 0),
+          'values were planted all along',
+        ).to.be.greaterThan(500);
+      });
+    }
+
     it('redacts a value beside text past ASCII at every alignment, surrogate pairs cut nowhere', () => {
       const [value] = asciiValues(prng(3), 1);
       const scrubber = compileScrubber([value!]);
