@@ -1098,8 +1098,9 @@ function breaksPass(t: Tables, after: number, ahead: number): boolean {
 
 /**
  * Starts a segment covers at least: a sample the filter passes has the chars from its first start
- * to the segment's end (and a pattern's span more) read as bytes by `scan`, so even text where
- * every sample passes is read as bytes about twice at most.
+ * to the segment's end (and a pattern's span more) read as bytes by `scan`. Where candidates are
+ * dense, the rest of the text is read as bytes at once, so no text is read as bytes much more
+ * than once.
  */
 const SEGMENT = 256;
 /** Bytes before a scan's first start that it may read (a line break's base64 neighbours). */
@@ -1126,6 +1127,7 @@ function scanText(t: Tables, text: string, m: number[]): void {
   const { step, bloom, bloomShift, gram, gram2, gramShift } = t;
   const n = text.length;
   const segment = Math.max(SEGMENT, t.horizon);
+  let copied = 0;
   let x = step - 1;
   while (x <= n - 4) {
     const c0 = text.charCodeAt(x);
@@ -1149,8 +1151,10 @@ function scanText(t: Tables, text: string, m: number[]): void {
     const from = x - step + 1;
     const a = Math.max(0, from - LOOKBACK);
     // Past `limit`, verification could need more than the segment holds: the char scan takes over.
-    const end = Math.min(n, from + segment + t.horizon + 16);
+    // Where segments have covered half the text so far, candidates are dense: the rest goes in one.
+    const end = copied > x / 2 ? n : Math.min(n, from + segment + t.horizon + 16);
     const limit = end === n ? n : from + segment;
+    copied += end - a;
     const first = m.length;
     scan(t, charsAsBytes(text, a, end), from - a, limit - a, end - a, m);
     let next = limit;
