@@ -1,17 +1,17 @@
 // Heavy scrubbing in slices of about 10 ms that yield between them (README, Limits), so no agent
 // request holds the frame's main thread, which is also the embedder's, for long. A big text goes
-// through a scrub stream in 256 KiB pieces (chunk boundaries never change a stream's output), many
+// through a scrub stream in 128 KiB pieces (chunk boundaries never change a stream's output), many
 // texts one after the other; between pieces the thread is given back whenever a slice used ~8 ms.
 import type { ScrubHit } from './contract.ts';
 import type { Scrubber, ScrubStream } from './scrubber.ts';
 import { addHits } from './scrubbers.ts';
 
 /**
- * A piece of a text scrubbed at once: under a millisecond of work on usual text, and about 25 to
- * 35 ms on the slowest text measured (a line break between every two base64 characters, where
+ * A piece of a text scrubbed at once: well under a millisecond of work on usual text, and about
+ * 15 ms on the slowest text measured (a line break between every two base64 characters, where
  * every sample is a candidate: 100 to 140 ms a MiB).
  */
-export const PIECE_BYTES = 1 << 18;
+export const PIECE_BYTES = 1 << 17;
 /** How long a slice may run before it yields. */
 export const SLICE_MS = 8;
 
