@@ -35,6 +35,16 @@ export interface Scrubber {
   redact(text: string): { text: string; hits: ScrubHit[] };
   /** Without hits, returns `bytes` itself. */
   redactBytes(bytes: Uint8Array): { bytes: Uint8Array; hits: ScrubHit[] };
+  /**
+   * Whether every value is ASCII, so a string is scanned as it is, never encoded: then
+   * `redactInSteps` may be used.
+   */
+  readonly scansText: boolean;
+  /**
+   * `redact` (the same answer) for a scrubber that `scansText`, about `chars` characters of the
+   * text at a time, awaiting `pause()` between them.
+   */
+  redactInSteps(text: string, chars: number, pause: () => Promise<void>): Promise<{ text: string; hits: ScrubHit[] }>;
   stream(options?: ScrubStreamOptions): ScrubStream;
   /** Distinct patterns compiled (every spelling of every form of every value). */
   readonly patterns: number;
@@ -1097,15 +1107,21 @@ function breaksPass(t: Tables, after: number, ahead: number): boolean {
 // it is not. The scan reads the characters: no encoding, which costs Chromium more than the scan.
 
 /**
- * Starts a segment covers at least: a sample the filter passes has the chars from its first start
- * to the segment's end (and a pattern's span more) read as bytes by `scan`. Where candidates are
- * dense, the rest of the text is read as bytes at once, so no text is read as bytes much more
- * than once.
+ * Starts a segment covers: a sample the filter passes has the chars from its first start to the
+ * segment's end (and the stream horizon more, for verification) read as bytes by `scan`. Where
+ * candidates are dense, the rest of the range is read as bytes at once, so no text is read as
+ * bytes much more than once, and a range's work stays within its chars and one horizon.
  */
 const SEGMENT = 256;
 /** Bytes before a scan's first start that it may read (a line break's base64 neighbours). */
 const LOOKBACK = 8;
 let charBytes = new Uint8Array(0);
+
+/**
+ * text[a, b) with a lone surrogate as U+FFFD, as through UTF-8: each piece between matches on its
+ * own, so taking a match out never pairs the halves around it.
+ */
+const wellFormed = (text: string, a: number, b: number) => text.slice(a, b).toWellFormed();
 
 /** The chars of text[a, b) as bytes: an ASCII char as itself, any other as 0xff, which no pattern holds. */
 function charsAsBytes(text: string, a: number, b: number): Uint8Array {
@@ -1118,18 +1134,19 @@ function charsAsBytes(text: string, a: number, b: number): Uint8Array {
 }
 
 /**
- * `scan` of a whole string, for tables whose patterns are all ASCII: matches into `m` at char
- * offsets. A sample is 4 chars; one holding a char past ASCII lies in no match, so is passed
- * over. Where the filter passes (or a line break may split base64), `scan` runs on a segment
- * of the chars as bytes from the sample's first start, and the char scan goes on after it.
+ * `scan` of a string's starts in [start, stop), for tables whose patterns are all ASCII: matches
+ * into `m` at char offsets; answers the first start left to scan (past `stop` when a match runs
+ * over it, the text's length at its end). A sample is 4 chars; one holding a char past ASCII lies
+ * in no match, so is passed over. Where the filter passes (or a line break may split base64),
+ * `scan` runs on a segment of the chars as bytes from the sample's first start, and the char scan
+ * goes on after it.
  */
-function scanText(t: Tables, text: string, m: number[]): void {
+function scanText(t: Tables, text: string, m: number[], start: number, stop: number): number {
   const { step, bloom, bloomShift, gram, gram2, gramShift } = t;
   const n = text.length;
-  const segment = Math.max(SEGMENT, t.horizon);
   let copied = 0;
-  let x = step - 1;
-  while (x <= n - 4) {
+  let x = start + step - 1;
+  while (x <= n - 4 && x - step + 1 < stop) {
     const c0 = text.charCodeAt(x);
     const c1 = text.charCodeAt(x + 1);
     const c2 = text.charCodeAt(x + 2);
@@ -1150,10 +1167,11 @@ function scanText(t: Tables, text: string, m: number[]): void {
     }
     const from = x - step + 1;
     const a = Math.max(0, from - LOOKBACK);
-    // Past `limit`, verification could need more than the segment holds: the char scan takes over.
-    // Where segments have covered half the text so far, candidates are dense: the rest goes in one.
-    const end = copied > x / 2 ? n : Math.min(n, from + segment + t.horizon + 16);
-    const limit = end === n ? n : from + segment;
+    // Where segments have covered half of what was scanned, candidates are dense: the rest of the
+    // range goes in one. Past `limit`, verification could need more than the segment holds.
+    const reach = copied > (x - start) / 2 ? Math.max(SEGMENT, stop - from) : SEGMENT;
+    const end = Math.min(n, from + reach + t.horizon + 16);
+    const limit = end === n ? n : from + reach;
     copied += end - a;
     const first = m.length;
     scan(t, charsAsBytes(text, a, end), from - a, limit - a, end - a, m);
@@ -1165,6 +1183,7 @@ function scanText(t: Tables, text: string, m: number[]): void {
     }
     x = next + step - 1;
   }
+  return x > n - 4 ? n : x - step + 1;
 }
 
 const isB64Char = (c: number) => c < 0x80 && IS_B64[c] === 1;
@@ -1282,6 +1301,12 @@ export function compileScrubber(values: readonly ScrubValue[]): Scrubber {
 export function scrubberOf(t: ScrubTables): Scrubber {
   const size = tableBytes(t);
   const repText: string[] = [];
+  /** The replacement of pattern p's match, counted. */
+  const replacement = (p: number, counts: Counts) => {
+    const slot = t.slot[p];
+    count(counts, slot);
+    return (repText[slot] ??= dec.decode(t.rep[slot]));
+  };
   const redactBytes = (bytes: Uint8Array) => {
     if (t.count === 0) return { bytes, hits: [] };
     const m: number[] = [];
@@ -1302,21 +1327,40 @@ export function scrubberOf(t: ScrubTables): Scrubber {
       // ASCII text (byte offsets are string offsets) its matches are then spliced in likewise.
       const bytes = t.ascii ? null : encodeScratch(text);
       if (bytes) scan(t, bytes, 0, bytes.length, bytes.length, m);
-      else scanText(t, text, m);
+      else scanText(t, text, m, 0, text.length);
       if (m.length === 0) return { text: text.toWellFormed(), hits: [] };
       const counts = new Map<number, number>();
       if (bytes && bytes.length !== text.length) return { text: dec.decode(emit(t, bytes, 0, bytes.length, m, counts)[0]), hits: hitList(t, counts) };
-      // A lone surrogate becomes U+FFFD, as through UTF-8, in each piece on its own: taking a
-      // match out never pairs the halves around it.
       let out = '';
       let r = 0;
       for (let i = 0; i < m.length; i += 3) {
-        const slot = t.slot[m[i + 1]];
-        out += text.slice(r, m[i]).toWellFormed() + (repText[slot] ??= dec.decode(t.rep[slot]));
-        count(counts, slot);
+        out += wellFormed(text, r, m[i]) + replacement(m[i + 1], counts);
         r = m[i + 2];
       }
-      return { text: out + text.slice(r).toWellFormed(), hits: hitList(t, counts) };
+      return { text: out + wellFormed(text, r, text.length), hits: hitList(t, counts) };
+    },
+    scansText: t.ascii,
+    async redactInSteps(text, chars, pause) {
+      if (!t.ascii) throw new Error('scrubber: redactInSteps takes a scrubber whose values are all ASCII');
+      if (t.count === 0) return { text: text.toWellFormed(), hits: [] };
+      const m: number[] = [];
+      for (let at = 0; at < text.length; ) {
+        at = scanText(t, text, m, at, at + chars);
+        await pause();
+      }
+      if (m.length === 0) return { text: text.toWellFormed(), hits: [] };
+      const counts = new Map<number, number>();
+      let out = '';
+      let r = 0;
+      for (let i = 0, done = 0; i < m.length; i += 3) {
+        out += wellFormed(text, r, m[i]) + replacement(m[i + 1], counts);
+        r = m[i + 2];
+        if (r - done > chars) {
+          done = r;
+          await pause();
+        }
+      }
+      return { text: out + wellFormed(text, r, text.length), hits: hitList(t, counts) };
     },
     stream: (options) => openStream(t, options),
   };

@@ -106,6 +106,11 @@ export async function redactToBytes(scrubber: Scrubber, text: string | Uint8Arra
 /** One text scrubbed as `scrubber.redact` / `redactBytes` would, in slices when it is big. */
 async function redactOne(scrubber: Scrubber, text: string | Uint8Array, tick: () => Promise<void>) {
   const size = typeof text === 'string' ? text.length : text.length;
+  if (typeof text === 'string' && scrubber.scansText && size > PIECE_BYTES) {
+    // Scanned as it is, a piece at a time: never encoded.
+    const result = await scrubber.redactInSteps(text, PIECE_BYTES, tick);
+    return { out: result.text, hits: result.hits };
+  }
   if (size <= PIECE_BYTES) {
     const result = typeof text === 'string' ? scrubber.redact(text) : scrubber.redactBytes(text);
     return { out: 'text' in result ? result.text : result.bytes, hits: result.hits };

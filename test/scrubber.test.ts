@@ -323,6 +323,39 @@ describe('scrubber', () => {
       });
     }
 
+    for (const seed of [401, 402, 403, 404]) {
+      it(`redacts in steps exactly as at once, whatever the step, pausing between steps (seed ${seed})`, async () => {
+        const r = prng(seed);
+        const values = Array.from({ length: 1 + int(r, 12) }, (_, i) => ({
+          name: `S${i}`,
+          placeholder: `fnox_proxy_${String(i).padStart(24, '0')}`,
+          value: Array.from({ length: 8 + int(r, 40) }, () => PRINTABLE[int(r, 95)]).join(''),
+        }));
+        const scrubber = compileScrubber(values);
+        expect(scrubber.scansText).to.equal(true);
+        const text = hostileText(r, values, 400);
+        const whole = scrubber.redact(text);
+        for (const chars of [1, 13, 100, 1 + int(r, 3000)]) {
+          let pauses = 0;
+          const got = await scrubber.redactInSteps(text, chars, async () => {
+            pauses++;
+          });
+          expect(got, `${chars} chars a step`).to.deep.equal(whole);
+          expect(pauses, `${chars} chars a step`).to.be.above(text.length / (chars + 2000));
+        }
+      });
+    }
+
+    it('refuses to redact in steps where a value is past ASCII, which needs its UTF-8', async () => {
+      const scrubber = compileScrubber([{ name: 'W', placeholder: '<W>', value: 'päss-wörd-long' }]);
+      expect(scrubber.scansText).to.equal(false);
+      let error: unknown;
+      await scrubber.redactInSteps('päss-wörd-long', 100, async () => {}).catch((e) => (error = e));
+      expect(String(error))
+        .to.match(/all ASCII/)
+        .and.not.include('päss');
+    });
+
     it('redacts a value beside text past ASCII at every alignment, surrogate pairs cut nowhere', () => {
       const [value] = asciiValues(prng(3), 1);
       const scrubber = compileScrubber([value!]);

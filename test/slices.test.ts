@@ -54,6 +54,25 @@ describe('scrubbing in slices', () => {
     }
   });
 
+  it('redacts big strings in steps, never encoded, exactly as one scrub would where every value is ASCII', async () => {
+    const ascii = compileScrubber([values[0]!, { name: 'C', placeholder: 'fnox_proxy_00000000000000000000000c', value: 'c2stbGl2ZS0wMTIzNDU2' }]);
+    expect(ascii.scansText).to.equal(true);
+    const random = prng(1818);
+    for (let round = 0; round < 3; round++) {
+      const text = textOf(random, 2 + round);
+      const whole = ascii.redact(text);
+      const sliced = await redactSliced(ascii, [text]);
+      expect(sliced.texts[0] === whole.text, 'the string').to.equal(true);
+      expect(whole.text === new TextDecoder().decode(ascii.redactBytes(enc.encode(text)).bytes), 'as its UTF-8').to.equal(true);
+      expect(sliced.hits).to.deep.equal(whole.hits);
+      expect(whole.hits.length).to.be.above(0);
+    }
+    for (const text of [`${'x'.repeat(PIECE_BYTES - 1)}🔑${values[0]!.value}`, `${'x'.repeat(PIECE_BYTES - 1)}\ud83d${values[0]!.value}`]) {
+      const [out] = (await redactSliced(ascii, [text])).texts;
+      expect(out === ascii.redact(text).text).to.equal(true);
+    }
+  });
+
   it('keeps a surrogate pair that straddles a seam whole, and makes a lone one U+FFFD as one scrub does', async () => {
     const pair = `${'x'.repeat(PIECE_BYTES - 1)}🔑${values[0]!.value}`;
     const lone = `${'x'.repeat(PIECE_BYTES - 1)}\ud83d${values[0]!.value}`;
