@@ -117,6 +117,13 @@ const JSON_ = 4; // a JSON string's content (any escape, \uXXXX in any case), de
  * decodes the input against the value's raw bytes.
  */
 const DECODING_PREFIX = MAX_STEP + 6;
+/** Bytes that spell a byte other than themselves in some form (an escape, a space, a line break in base64). */
+const SPELLS = new Uint8Array(256);
+for (const c of '%+\\\r\n') SPELLS[c.charCodeAt(0)] = 1;
+/** Where a pattern's check gram is: the last 4 of the bytes a decoding form keeps. */
+const CHECK_AT = DECODING_PREFIX - 4;
+/** How many patterns under one key make the check worth its reads (smaller groups verify each). */
+const CHECK_FROM = 4;
 /** The most input bytes a pattern of `len` bytes over a value of `raw` bytes can span. */
 const spanOf = (kind: number, len: number, raw: number) =>
   kind === EXACT ? len : kind === B64 ? 3 * len - 2 : kind === HEX ? 2 * raw : kind === URL ? 3 * raw : MAX_FORM_GROWTH * raw;
@@ -468,11 +475,15 @@ interface Tables {
   keyFrom: Int32Array; // -1 = empty slot
   keyTo: Int32Array;
   keyMask: number;
+  /** Where a group's patterns with a check gram start (`longestIn`). */
+  keyMid: Int32Array;
   list: Int32Array;
   /** Longest span of any pattern in input bytes: the stream horizon H. */
   horizon: number;
   /** Whether every value, so every pattern, is ASCII: a string is then scanned as it is (`scanText`). */
-  ascii: boolean;
+  ascii: boolean /** Pattern → its folded bytes at CHECK_AT (`checkGram`), where `checked`: it keeps them, all spelling only themselves from byte 8 on. */;
+  check: Int32Array;
+  checked: Uint8Array;
 }
 
 function pow2Bits(n: number): number {
@@ -664,6 +675,16 @@ function build(values: readonly ScrubValue[]): Tables {
     horizon = Math.max(horizon, spanOf(kind[i], len[i], rawLen[i]));
   }
 
+  const check = new Int32Array(count);
+  const checked = new Uint8Array(count);
+  for (let i = 0; i < count; i++) {
+    if (s.len[pBytes[i]] < CHECK_AT + 4) continue;
+    let plain = 1;
+    for (let k = off[i] + 8; k < off[i] + CHECK_AT + 4; k++) plain &= SPELLS[pat[k]] ^ 1;
+    checked[i] = plain;
+    check[i] = gramAt(pat, off[i] + CHECK_AT);
+  }
+
   // Every start s has a sample in [s, s + step); a pattern has its grams at offsets 0..step-1.
   const step = count ? Math.min(MAX_STEP, minLen - 3) : 1;
   const gramBits = Math.min(GRAM_MAX_BITS, Math.max(12, pow2Bits(count * step * 8)));
@@ -713,6 +734,19 @@ function build(values: readonly ScrubValue[]): Tables {
   }
   const list = new Int32Array(count);
   for (let i = 0; i < count; i++) list[keyTo[keyOf[i]]++] = i;
+  // A group of CHECK_FROM patterns and more: those without a check gram first, in pattern order,
+  // then those with one, by check gram, so a start verifies only those whose gram it has.
+  const keyMid = Int32Array.from(keyTo);
+  for (let h = 0; h < keys.length; h++) {
+    if (keyFrom[h] === -1 || keyTo[h] - keyFrom[h] < CHECK_FROM) continue;
+    const group = Array.from(list.subarray(keyFrom[h], keyTo[h]));
+    const plain = group.filter((p) => checked[p] === 0);
+    list.set(plain, keyFrom[h]);
+    list.set(
+      group.filter((p) => checked[p] === 1).sort((a, b) => check[a] - check[b] || a - b),
+      (keyMid[h] = keyFrom[h] + plain.length),
+    );
+  }
   return {
     count,
     pat,
@@ -737,10 +771,13 @@ function build(values: readonly ScrubValue[]): Tables {
     keys,
     keyFrom,
     keyTo,
+    keyMid,
     keyMask,
     list,
     horizon,
     ascii,
+    check,
+    checked,
   };
 }
 
@@ -762,7 +799,10 @@ const typedArraysOf = (t: Tables) => [
   t.keys,
   t.keyFrom,
   t.keyTo,
+  t.keyMid,
   t.list,
+  t.check,
+  t.checked,
 ];
 
 function tableBytes(t: Tables): number {
@@ -922,18 +962,49 @@ function bucket(t: Tables, k: number): number {
 function longestIn(t: Tables, k: number, d: Uint8Array, s: number, n: number, b64Only: boolean, best: Int32Array): boolean {
   const h = bucket(t, k);
   if (h < 0) return false;
+  const { list } = t;
+  const mid = t.keyMid[h];
+  let to = t.keyTo[h];
   let found = false;
-  for (let j = t.keyFrom[h], to = t.keyTo[h]; j < to; j++) {
-    const p = t.list[j];
-    if (b64Only && t.kind[p] !== B64) continue;
-    const e = verify(t, p, d, s, n);
-    if (e > (found ? best[1] : -1)) {
-      best[0] = p;
-      best[1] = e;
-      found = true;
+  for (let j = t.keyFrom[h]; j < mid; j++) found = consider(t, list[j], d, s, n, b64Only, best, found);
+  // Many patterns under one key (values sharing a prefix, as one vendor's keys do): where the
+  // input is spelled as plainly as they are, only those with its check gram can match.
+  const check = mid < to && !b64Only ? checkGram(d, s, n) : null;
+  let j = mid;
+  if (check !== null) {
+    let hi = to;
+    while (j < hi) {
+      const m = (j + hi) >>> 1;
+      if (t.check[list[m]] < check) j = m + 1;
+      else hi = m;
     }
+    let end = j;
+    while (end < to && t.check[list[end]] === check) end++;
+    to = end;
   }
+  for (; j < to; j++) found = consider(t, list[j], d, s, n, b64Only, best, found);
   return found;
+}
+
+/** Pattern p verified at s: the longer match into `best`, the earlier pattern on a tie. */
+function consider(t: Tables, p: number, d: Uint8Array, s: number, n: number, b64Only: boolean, best: Int32Array, found: boolean): boolean {
+  if (b64Only && t.kind[p] !== B64) return found;
+  const e = verify(t, p, d, s, n);
+  if (e < 0 || (found && (e < best[1] || (e === best[1] && p > best[0])))) return found;
+  best[0] = p;
+  best[1] = e;
+  return true;
+}
+
+/**
+ * The folded 4 bytes at s + CHECK_AT, when the bytes from s + 8 to them spell only themselves: then
+ * a pattern whose own bytes there do so too can match at s only if its check gram is the same
+ * (its first 8 bytes, the key, are spelled as the input's). Else null: every pattern is verified.
+ */
+function checkGram(d: Uint8Array, s: number, n: number): number | null {
+  if (s + CHECK_AT + 4 > n) return null;
+  for (let i = s + 8; i < s + CHECK_AT + 4; i++) if (SPELLS[d[i]] === 1) return null;
+  return gramAt(d, s + CHECK_AT);
 }
 
 /** Whether a 4-byte read holds an LF or a CR (exact). */
