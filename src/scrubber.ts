@@ -117,9 +117,17 @@ const JSON_ = 4; // a JSON string's content (any escape, \uXXXX in any case), de
  * decodes the input against the value's raw bytes.
  */
 const DECODING_PREFIX = MAX_STEP + 6;
-/** Bytes that spell a byte other than themselves in some form (an escape, a space, a line break in base64). */
+/**
+ * How the patterns under one key are told apart (`longestIn`), by kind: raw and hex bytes are
+ * spelled one way only (hex in either case), url (1), json (2) and base64 (3) also other ways.
+ */
+const CHECK_CLASS = [0, 3, 0, 1, 2]; // by kind: EXACT, B64, HEX, URL, JSON_
+/** Per byte, the classes in which it may spell something else: `%XX` and `+`, an escape, a line break or padding. */
 const SPELLS = new Uint8Array(256);
-for (const c of '%+\\\r\n') SPELLS[c.charCodeAt(0)] = 1;
+for (const c of '%+') SPELLS[c.charCodeAt(0)] = 1 << 1;
+SPELLS[92] = 1 << 2; // '\\'
+for (const c of '\r\n=') SPELLS[c.charCodeAt(0)] = 1 << 3;
+const ALL_CLASSES = 0b1111;
 /** Where a pattern's check gram is: the last 4 of the bytes a decoding form keeps. */
 const CHECK_AT = DECODING_PREFIX - 4;
 /** How many patterns under one key make the check worth its reads (smaller groups verify each). */
@@ -679,9 +687,9 @@ function build(values: readonly ScrubValue[]): Tables {
   const checked = new Uint8Array(count);
   for (let i = 0; i < count; i++) {
     if (s.len[pBytes[i]] < CHECK_AT + 4) continue;
-    let plain = 1;
-    for (let k = off[i] + 8; k < off[i] + CHECK_AT + 4; k++) plain &= SPELLS[pat[k]] ^ 1;
-    checked[i] = plain;
+    let spelled = 0;
+    for (let k = off[i] + 8; k < off[i] + CHECK_AT + 4; k++) spelled |= SPELLS[pat[k]];
+    checked[i] = (spelled >> CHECK_CLASS[kind[i]]) & 1 ? 0 : 1;
     check[i] = gramAt(pat, off[i] + CHECK_AT);
   }
 
@@ -735,7 +743,7 @@ function build(values: readonly ScrubValue[]): Tables {
   const list = new Int32Array(count);
   for (let i = 0; i < count; i++) list[keyTo[keyOf[i]]++] = i;
   // A group of CHECK_FROM patterns and more: those without a check gram first, in pattern order,
-  // then those with one, by check gram, so a start verifies only those whose gram it has.
+  // then those with one, by class and check gram, so a start verifies only those whose gram it has.
   const keyMid = Int32Array.from(keyTo);
   for (let h = 0; h < keys.length; h++) {
     if (keyFrom[h] === -1 || keyTo[h] - keyFrom[h] < CHECK_FROM) continue;
@@ -743,7 +751,7 @@ function build(values: readonly ScrubValue[]): Tables {
     const plain = group.filter((p) => checked[p] === 0);
     list.set(plain, keyFrom[h]);
     list.set(
-      group.filter((p) => checked[p] === 1).sort((a, b) => check[a] - check[b] || a - b),
+      group.filter((p) => checked[p] === 1).sort((a, b) => CHECK_CLASS[kind[a]] - CHECK_CLASS[kind[b]] || check[a] - check[b] || a - b),
       (keyMid[h] = keyFrom[h] + plain.length),
     );
   }
@@ -967,23 +975,38 @@ function longestIn(t: Tables, k: number, d: Uint8Array, s: number, n: number, b6
   let to = t.keyTo[h];
   let found = false;
   for (let j = t.keyFrom[h]; j < mid; j++) found = consider(t, list[j], d, s, n, b64Only, best, found);
-  // Many patterns under one key (values sharing a prefix, as one vendor's keys do): where the
-  // input is spelled as plainly as they are, only those with its check gram can match.
-  const check = mid < to && !b64Only ? checkGram(d, s, n) : null;
-  let j = mid;
-  if (check !== null) {
-    let hi = to;
-    while (j < hi) {
-      const m = (j + hi) >>> 1;
-      if (t.check[list[m]] < check) j = m + 1;
-      else hi = m;
-    }
-    let end = j;
-    while (end < to && t.check[list[end]] === check) end++;
-    to = end;
+  if (mid === to) return found;
+  // Many patterns under one key (values sharing a prefix, as one vendor's keys do): in a class
+  // whose other spellings the input's bytes 8 to CHECK_AT + 4 don't hold, only the patterns with
+  // the input's check gram can match.
+  let spelled = ALL_CLASSES;
+  let check = 0;
+  if (!b64Only && s + CHECK_AT + 4 <= n) {
+    spelled = 0;
+    for (let i = s + 8; i < s + CHECK_AT + 4; i++) spelled |= SPELLS[d[i]];
+    check = gramAt(d, s + CHECK_AT);
   }
-  for (; j < to; j++) found = consider(t, list[j], d, s, n, b64Only, best, found);
+  for (let j = mid; j < to; ) {
+    const c = CHECK_CLASS[t.kind[list[j]]];
+    const end = firstWhere(j, to, (i) => CHECK_CLASS[t.kind[list[i]]] > c);
+    if ((spelled >> c) & 1) for (; j < end; j++) found = consider(t, list[j], d, s, n, b64Only, best, found);
+    else {
+      j = firstWhere(j, end, (i) => t.check[list[i]] >= check);
+      for (; j < end && t.check[list[j]] === check; j++) found = consider(t, list[j], d, s, n, b64Only, best, found);
+    }
+    j = end;
+  }
   return found;
+}
+
+/** The first i in [lo, hi) where `past(i)` holds, `past` being false and then true across it. */
+function firstWhere(lo: number, hi: number, past: (i: number) => boolean): number {
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1;
+    if (past(m)) hi = m;
+    else lo = m + 1;
+  }
+  return lo;
 }
 
 /** Pattern p verified at s: the longer match into `best`, the earlier pattern on a tie. */
@@ -994,17 +1017,6 @@ function consider(t: Tables, p: number, d: Uint8Array, s: number, n: number, b64
   best[0] = p;
   best[1] = e;
   return true;
-}
-
-/**
- * The folded 4 bytes at s + CHECK_AT, when the bytes from s + 8 to them spell only themselves: then
- * a pattern whose own bytes there do so too can match at s only if its check gram is the same
- * (its first 8 bytes, the key, are spelled as the input's). Else null: every pattern is verified.
- */
-function checkGram(d: Uint8Array, s: number, n: number): number | null {
-  if (s + CHECK_AT + 4 > n) return null;
-  for (let i = s + 8; i < s + CHECK_AT + 4; i++) if (SPELLS[d[i]] === 1) return null;
-  return gramAt(d, s + CHECK_AT);
 }
 
 /** Whether a 4-byte read holds an LF or a CR (exact). */
