@@ -118,17 +118,11 @@ const JSON_ = 4; // a JSON string's content (any escape, \uXXXX in any case), de
  */
 const DECODING_PREFIX = MAX_STEP + 6;
 /**
- * How the patterns under one key are told apart (`longestIn`), by kind: raw and hex bytes are
- * spelled one way only (hex in either case), url (1), json (2) and base64 (3) also other ways.
+ * How the patterns under one key are told apart (`longestIn`), by kind: raw and hex by their
+ * bytes (hex in either case), url (1), json (2) and base64 (3) by the input read as they read it.
  */
 const CHECK_CLASS = [0, 3, 0, 1, 2]; // by kind: EXACT, B64, HEX, URL, JSON_
-/** Per byte, the classes in which it may spell something else: `%XX` and `+`, an escape, a line break or padding. */
-const SPELLS = new Uint8Array(256);
-for (const c of '%+') SPELLS[c.charCodeAt(0)] = 1 << 1;
-SPELLS[92] = 1 << 2; // '\\'
-for (const c of '\r\n=') SPELLS[c.charCodeAt(0)] = 1 << 3;
-const ALL_CLASSES = 0b1111;
-/** Where a pattern's check gram is: the last 4 of the bytes a decoding form keeps. */
+/** Where a pattern's check gram is: the last 4 of the bytes a decoding form keeps (of its value's bytes, for url and json). */
 const CHECK_AT = DECODING_PREFIX - 4;
 /** How many patterns under one key make the check worth its reads (smaller groups verify each). */
 const CHECK_FROM = 4;
@@ -499,6 +493,8 @@ function pow2Bits(n: number): number {
 }
 
 const gramAt = (d: Uint8Array, i: number) => d[i] | (d[i + 1] << 8) | (d[i + 2] << 16) | (d[i + 3] << 24) | FOLD;
+/** The 4 bytes at i as they are (a value's, unfolded). */
+const wordAt = (d: Uint8Array, i: number) => d[i] | (d[i + 1] << 8) | (d[i + 2] << 16) | (d[i + 3] << 24);
 /** `\u00`, folded: starts whose key reads 12 bytes (every JSON escape of ASCII begins so). */
 const U00 = gramAt(enc.encode('\\u00'), 0);
 const mixKey = (a: number, b: number, c: number) => {
@@ -686,11 +682,11 @@ function build(values: readonly ScrubValue[]): Tables {
   const check = new Int32Array(count);
   const checked = new Uint8Array(count);
   for (let i = 0; i < count; i++) {
-    if (s.len[pBytes[i]] < CHECK_AT + 4) continue;
-    let spelled = 0;
-    for (let k = off[i] + 8; k < off[i] + CHECK_AT + 4; k++) spelled |= SPELLS[pat[k]];
-    checked[i] = (spelled >> CHECK_CLASS[kind[i]]) & 1 ? 0 : 1;
-    check[i] = gramAt(pat, off[i] + CHECK_AT);
+    // url and json are told apart by their values' bytes, the others by their own.
+    const decoded = kind[i] === URL || kind[i] === JSON_;
+    if ((decoded ? rawLen[i] : s.len[pBytes[i]]) < CHECK_AT + 4) continue;
+    checked[i] = 1;
+    check[i] = decoded ? wordAt(pat, raw[i] + CHECK_AT) : gramAt(pat, off[i] + CHECK_AT);
   }
 
   // Every start s has a sample in [s, s + step); a pattern has its grams at offsets 0..step-1.
@@ -976,27 +972,102 @@ function longestIn(t: Tables, k: number, d: Uint8Array, s: number, n: number, b6
   let found = false;
   for (let j = t.keyFrom[h]; j < mid; j++) found = consider(t, list[j], d, s, n, b64Only, best, found);
   if (mid === to) return found;
-  // Many patterns under one key (values sharing a prefix, as one vendor's keys do): in a class
-  // whose other spellings the input's bytes 8 to CHECK_AT + 4 don't hold, only the patterns with
-  // the input's check gram can match.
-  let spelled = ALL_CLASSES;
-  let check = 0;
-  if (!b64Only && s + CHECK_AT + 4 <= n) {
-    spelled = 0;
-    for (let i = s + 8; i < s + CHECK_AT + 4; i++) spelled |= SPELLS[d[i]];
-    check = gramAt(d, s + CHECK_AT);
-  }
+  // Many patterns under one key (values sharing a prefix, as one vendor's keys do): of a class,
+  // only those with the input's check gram can match; a class the input can't match is passed.
   for (let j = mid; j < to; ) {
     const c = CHECK_CLASS[t.kind[list[j]]];
     const end = firstWhere(j, to, (i) => CHECK_CLASS[t.kind[list[i]]] > c);
-    if ((spelled >> c) & 1) for (; j < end; j++) found = consider(t, list[j], d, s, n, b64Only, best, found);
-    else {
+    const check = checkOf(c, d, s, n);
+    if (check !== null) {
       j = firstWhere(j, end, (i) => t.check[list[i]] >= check);
       for (; j < end && t.check[list[j]] === check; j++) found = consider(t, list[j], d, s, n, b64Only, best, found);
     }
     j = end;
   }
   return found;
+}
+
+/** Bytes 0 to CHECK_AT + 4 of what a class reads at a start. */
+const READ = new Uint8Array(CHECK_AT + 8);
+
+/**
+ * The check gram of the input at s for a class, read as its patterns' verification reads it: raw
+ * and hex bytes as they are, url and json decoded to the value's bytes, base64 characters with a
+ * line break skipped before each; null where no pattern of the class can match there.
+ */
+function checkOf(c: number, d: Uint8Array, s: number, n: number): number | null {
+  const want = CHECK_AT + 4;
+  let k = 0;
+  let i = s;
+  if (c === 0) return s + want <= n ? gramAt(d, s + CHECK_AT) : null;
+  if (c === 3) {
+    for (; k < want; k++, i++) {
+      if (k > 0 && i < n) {
+        if (d[i] === 10) i++;
+        else if (d[i] === 13 && i + 1 < n && d[i + 1] === 10) i += 2;
+      }
+      if (i >= n) return null;
+      READ[k] = d[i];
+    }
+    return gramAt(READ, CHECK_AT);
+  }
+  while (k < want) {
+    if (i >= n) return null;
+    let b = d[i++];
+    if (c === 1) {
+      if (b === 43) b = 32;
+      else if (b === 37 && i + 1 < n && HEXVAL[d[i]] !== 255 && HEXVAL[d[i + 1]] !== 255) {
+        b = (HEXVAL[d[i]] << 4) | HEXVAL[d[i + 1]];
+        i += 2;
+      }
+      READ[k++] = b;
+      continue;
+    }
+    if (b !== 92) {
+      READ[k++] = b;
+      continue;
+    }
+    // A JSON escape, read as `verifyJson` reads it.
+    if (i >= n) return null;
+    const e = d[i];
+    if (e !== 117) {
+      if (JSON_ESCAPE[e] === 0) return null;
+      READ[k++] = JSON_ESCAPE[e];
+      i++;
+      continue;
+    }
+    let cp = hexAt(d, i + 1, n);
+    if (cp < 0 || (cp >= 0xdc00 && cp < 0xe000)) return null;
+    i += 5;
+    if (cp >= 0xd800 && cp < 0xdc00) {
+      if (i + 1 >= n || d[i] !== 92 || d[i + 1] !== 117) return null;
+      const lo = hexAt(d, i + 2, n);
+      if (lo < 0xdc00 || lo >= 0xe000) return null;
+      cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+      i += 6;
+    }
+    k = utf8Into(READ, k, cp);
+  }
+  return wordAt(READ, CHECK_AT);
+}
+
+/** A code point's UTF-8 into `out` at k; answers the index after it. */
+function utf8Into(out: Uint8Array, k: number, cp: number): number {
+  if (cp < 0x80) out[k++] = cp;
+  else if (cp < 0x800) {
+    out[k++] = 0xc0 | (cp >> 6);
+    out[k++] = 0x80 | (cp & 63);
+  } else if (cp < 0x10000) {
+    out[k++] = 0xe0 | (cp >> 12);
+    out[k++] = 0x80 | ((cp >> 6) & 63);
+    out[k++] = 0x80 | (cp & 63);
+  } else {
+    out[k++] = 0xf0 | (cp >> 18);
+    out[k++] = 0x80 | ((cp >> 12) & 63);
+    out[k++] = 0x80 | ((cp >> 6) & 63);
+    out[k++] = 0x80 | (cp & 63);
+  }
+  return k;
 }
 
 /** The first i in [lo, hi) where `past(i)` holds, `past` being false and then true across it. */
