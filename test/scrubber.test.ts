@@ -310,10 +310,10 @@ describe('scrubber', () => {
   });
 
   describe('strings, where every value is ASCII', () => {
-    /** 8 to 120 printable ASCII characters. */
-    const asciiValue = (r: Rand) => Array.from({ length: 8 + int(r, 113) }, () => PRINTABLE[int(r, 95)]).join('');
-    const asciiValues = (r: Rand, count: number): ScrubValue[] =>
-      Array.from({ length: count }, (_, i) => ({ name: `A${i}`, placeholder: `fnox_proxy_${String(i).padStart(24, '0')}`, value: asciiValue(r) }));
+    /** 8 to `longest` (120 unless given) printable ASCII characters. */
+    const asciiValue = (r: Rand, longest = 120) => Array.from({ length: 8 + int(r, longest - 7) }, () => PRINTABLE[int(r, 95)]).join('');
+    const asciiValues = (r: Rand, count: number, longest?: number): ScrubValue[] =>
+      Array.from({ length: count }, (_, i) => ({ name: `A${i}`, placeholder: `fnox_proxy_${String(i).padStart(24, '0')}`, value: asciiValue(r, longest) }));
     const AROUND = ['é', '日本', '😀', '\ud83d', '\ude00', '\r\n', '\n', ' ', ''];
     /** Text past ASCII right beside values, base64 of values wrapped at random widths, and `randomText`. */
     function hostileText(r: Rand, values: ScrubValue[], pieces: number): string {
@@ -358,11 +358,7 @@ describe('scrubber', () => {
     for (const seed of [301, 302, 303, 304, 305, 306]) {
       it(`redacts long text exactly as its bytes, wherever the scan's segments end (seed ${seed})`, () => {
         const r = prng(seed);
-        const values = Array.from({ length: 1 + int(r, 12) }, (_, i) => ({
-          name: `S${i}`,
-          placeholder: `fnox_proxy_${String(i).padStart(24, '0')}`,
-          value: Array.from({ length: 8 + int(r, 17) }, () => PRINTABLE[int(r, 95)]).join(''),
-        }));
+        const values = asciiValues(r, 1 + int(r, 12), 24);
         const scrubber = compileScrubber(values);
         const text = hostileText(r, values, 1500);
         const got = scrubber.redact(text);
@@ -377,11 +373,7 @@ describe('scrubber', () => {
     for (const seed of [401, 402, 403, 404]) {
       it(`redacts in steps exactly as at once, whatever the step, pausing between steps (seed ${seed})`, async () => {
         const r = prng(seed);
-        const values = Array.from({ length: 1 + int(r, 12) }, (_, i) => ({
-          name: `S${i}`,
-          placeholder: `fnox_proxy_${String(i).padStart(24, '0')}`,
-          value: Array.from({ length: 8 + int(r, 40) }, () => PRINTABLE[int(r, 95)]).join(''),
-        }));
+        const values = asciiValues(r, 1 + int(r, 12), 47);
         const scrubber = compileScrubber(values);
         expect(scrubber.scansText).to.equal(true);
         const text = hostileText(r, values, 400);

@@ -4,6 +4,7 @@ import { expect } from '@open-wc/testing';
 import { compileScrubber } from '../src/scrubber.ts';
 import { PIECE_BYTES, pushSliced, redactSliced, redactToBytes } from '../src/slices.ts';
 import { prng } from './helpers/random.ts';
+import { heartbeat } from './helpers/heartbeat.ts';
 
 const enc = new TextEncoder();
 const values = [
@@ -86,23 +87,11 @@ describe('scrubbing in slices', () => {
     this.timeout(60_000);
     const ascii = compileScrubber([{ name: 'K', placeholder: 'fnox_proxy_00000000000000000000000c', value: 'sk-live-0123456789abcdef' }]);
     const text = 'a\nb'.repeat(2 ** 20 / 3 + 1);
-    // A heartbeat: a message to itself, again and again, each noting how long it waited.
-    const heart = new MessageChannel();
-    let finished = false;
-    let last = performance.now();
-    let longest = 0;
-    heart.port2.onmessage = () => {
-      const now = performance.now();
-      longest = Math.max(longest, now - last);
-      last = now;
-      if (!finished) heart.port1.postMessage(null);
-    };
-    heart.port1.postMessage(null);
+    const heart = heartbeat();
     const start = performance.now();
     const [out] = (await redactSliced(ascii, [text])).texts;
-    finished = true;
+    const longest = heart.stop();
     const totalMs = performance.now() - start;
-    heart.port1.close();
     expect(out).to.equal(text);
     // Every sample of this text is a candidate (about 100 ms a MiB): in 1 MiB pieces the heartbeat
     // waited for nearly all of it.
