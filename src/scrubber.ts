@@ -483,7 +483,11 @@ interface Tables {
   /** Longest span of any pattern in input bytes: the stream horizon H. */
   horizon: number;
   /** Whether every value, so every pattern, is ASCII: a string is then scanned as it is (`scanText`). */
-  ascii: boolean /** Pattern → its folded bytes at CHECK_AT (`checkGram`), where `checked`: it keeps them, all spelling only themselves from byte 8 on. */;
+  ascii: boolean;
+  /**
+   * Pattern → its check gram (`longestIn`), where `checked`: a url or json pattern's value's 4 bytes
+   * at CHECK_AT, any other's own 4 bytes there, folded.
+   */
   check: Int32Array;
   checked: Uint8Array;
 }
@@ -968,7 +972,7 @@ function longestIn(t: Tables, k: number, d: Uint8Array, s: number, n: number, b6
   if (h < 0) return false;
   const { list } = t;
   const mid = t.keyMid[h];
-  let to = t.keyTo[h];
+  const to = t.keyTo[h];
   let found = false;
   for (let j = t.keyFrom[h]; j < mid; j++) found = consider(t, list[j], d, s, n, b64Only, best, found);
   if (mid === to) return found;
@@ -1270,6 +1274,8 @@ const SEGMENT = 256;
 /** Bytes before a scan's first start that it may read (a line break's base64 neighbours). */
 const LOOKBACK = 8;
 let charBytes = new Uint8Array(0);
+/** The most `charBytes` keeps between calls; a longer run gets an array of its own. */
+const CHAR_BYTES_MAX = 1 << 20;
 
 /**
  * text[a, b) with a lone surrogate as U+FFFD, as through UTF-8: each piece between matches on its
@@ -1279,12 +1285,16 @@ const wellFormed = (text: string, a: number, b: number) => text.slice(a, b).toWe
 
 /** The chars of text[a, b) as bytes: an ASCII char as itself, any other as 0xff, which no pattern holds. */
 function charsAsBytes(text: string, a: number, b: number): Uint8Array {
-  if (charBytes.length < b - a) charBytes = new Uint8Array(Math.max(b - a, 2 * charBytes.length));
+  let out = charBytes;
+  if (out.length < b - a) {
+    out = new Uint8Array(Math.max(b - a, Math.min(CHAR_BYTES_MAX, 2 * out.length)));
+    if (out.length <= CHAR_BYTES_MAX) charBytes = out;
+  }
   for (let i = a; i < b; i++) {
     const c = text.charCodeAt(i);
-    charBytes[i - a] = c < 0x80 ? c : 0xff;
+    out[i - a] = c < 0x80 ? c : 0xff;
   }
-  return charBytes.subarray(0, b - a);
+  return out.subarray(0, b - a);
 }
 
 /**
