@@ -841,10 +841,7 @@ function verify(t: Tables, p: number, d: Uint8Array, s: number, n: number): numb
       let v = 0;
       let i = s;
       for (let c = from, end = from + t.len[p]; c < end; c++, i++) {
-        if (c > from && i < n) {
-          if (d[i] === 10) i++;
-          else if (d[i] === 13 && i + 1 < n && d[i + 1] === 10) i += 2;
-        }
+        if (c > from && i < n) i = skipBreak(d, i, n);
         if (i >= n) return -1;
         // Character c of base64(a zero bytes, then the value), group by group.
         const pos = c & 3;
@@ -873,12 +870,8 @@ function verify(t: Tables, p: number, d: Uint8Array, s: number, n: number): numb
       let i = s;
       for (let j = t.raw[p], end = j + t.rawLen[p]; j < end; j++) {
         if (i >= n) return -1;
-        let b = d[i++];
-        if (b === 43) b = 32;
-        else if (b === 37 && i + 1 < n && HEXVAL[d[i]] !== 255 && HEXVAL[d[i + 1]] !== 255) {
-          b = (HEXVAL[d[i]] << 4) | HEXVAL[d[i + 1]];
-          i += 2;
-        }
+        const b = urlByte(d, i, n);
+        i = unitEnd;
         if (b !== pat[j]) return -1;
       }
       return i;
@@ -898,6 +891,48 @@ function hexAt(d: Uint8Array, i: number, n: number): number {
   return (a | b | c | e) > 15 ? -1 : (a << 12) | (b << 8) | (c << 4) | e;
 }
 
+/** Where the unit `urlByte` or `jsonEscape` read ends. */
+let unitEnd = 0;
+/** A code point's UTF-8, for comparing an escape with a value's bytes. */
+const UNIT = new Uint8Array(4);
+
+/** A line break (LF or CRLF) at i skipped, as base64 verification skips one before a character. */
+const skipBreak = (d: Uint8Array, i: number, n: number) => (d[i] === 10 ? i + 1 : d[i] === 13 && i + 1 < n && d[i + 1] === 10 ? i + 2 : i);
+
+/** The byte that url form's unit at i stands for (`%XX` in either case, `+` for a space, else itself); sets `unitEnd`. */
+function urlByte(d: Uint8Array, i: number, n: number): number {
+  const b = d[i];
+  unitEnd = i + 1;
+  if (b === 43) return 32;
+  if (b !== 37 || i + 2 >= n || HEXVAL[d[i + 1]] === 255 || HEXVAL[d[i + 2]] === 255) return b;
+  unitEnd = i + 3;
+  return (HEXVAL[d[i + 1]] << 4) | HEXVAL[d[i + 2]];
+}
+
+/**
+ * The code point of the JSON escape at i (a `\` there): a short escape, `\uXXXX` in either case, or
+ * a surrogate pair of them; -1 where it isn't a valid one. Sets `unitEnd`.
+ */
+function jsonEscape(d: Uint8Array, i: number, n: number): number {
+  if (i + 1 >= n) return -1;
+  const e = d[i + 1];
+  if (e !== 117) {
+    unitEnd = i + 2;
+    return JSON_ESCAPE[e] === 0 ? -1 : JSON_ESCAPE[e];
+  }
+  let cp = hexAt(d, i + 2, n);
+  if (cp < 0 || (cp >= 0xdc00 && cp < 0xe000)) return -1;
+  unitEnd = i + 6;
+  if (cp >= 0xd800 && cp < 0xdc00) {
+    if (i + 7 >= n || d[i + 6] !== 92 || d[i + 7] !== 117) return -1;
+    const lo = hexAt(d, i + 8, n);
+    if (lo < 0xdc00 || lo >= 0xe000) return -1;
+    cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+    unitEnd = i + 12;
+  }
+  return cp;
+}
+
 /** JSON string content at s decoding to pat[j, j + len): its end, or -1. */
 function verifyJson(pat: Uint8Array, j: number, len: number, d: Uint8Array, s: number, n: number): number {
   const end = j + len;
@@ -911,44 +946,14 @@ function verifyJson(pat: Uint8Array, j: number, len: number, d: Uint8Array, s: n
       j++;
       continue;
     }
-    if (i + 1 >= n) return -1;
-    const e = d[i + 1];
-    if (e !== 117) {
-      if (JSON_ESCAPE[e] === 0 || JSON_ESCAPE[e] !== pat[j]) return -1;
-      i += 2;
-      j++;
-      continue;
-    }
-    let cp = hexAt(d, i + 2, n);
-    if (cp < 0 || (cp >= 0xdc00 && cp < 0xe000)) return -1;
-    i += 6;
-    if (cp >= 0xd800 && cp < 0xdc00) {
-      if (i + 1 >= n || d[i] !== 92 || d[i + 1] !== 117) return -1;
-      const lo = hexAt(d, i + 2, n);
-      if (lo < 0xdc00 || lo >= 0xe000) return -1;
-      cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-      i += 6;
-    }
+    const cp = jsonEscape(d, i, n);
+    if (cp < 0) return -1;
+    i = unitEnd;
     // The code point's UTF-8 bytes against the value's.
-    if (cp < 0x80) {
-      if (pat[j++] !== cp) return -1;
-    } else if (cp < 0x800) {
-      if (j + 2 > end || pat[j] !== (0xc0 | (cp >> 6)) || pat[j + 1] !== (0x80 | (cp & 63))) return -1;
-      j += 2;
-    } else if (cp < 0x10000) {
-      if (j + 3 > end || pat[j] !== (0xe0 | (cp >> 12)) || pat[j + 1] !== (0x80 | ((cp >> 6) & 63)) || pat[j + 2] !== (0x80 | (cp & 63))) return -1;
-      j += 3;
-    } else {
-      if (
-        j + 4 > end ||
-        pat[j] !== (0xf0 | (cp >> 18)) ||
-        pat[j + 1] !== (0x80 | ((cp >> 12) & 63)) ||
-        pat[j + 2] !== (0x80 | ((cp >> 6) & 63)) ||
-        pat[j + 3] !== (0x80 | (cp & 63))
-      )
-        return -1;
-      j += 4;
-    }
+    const k = utf8Into(UNIT, 0, cp);
+    if (j + k > end) return -1;
+    for (let q = 0; q < k; q++) if (UNIT[q] !== pat[j + q]) return -1;
+    j += k;
   }
   return i;
 }
@@ -1001,58 +1006,26 @@ const READ = new Uint8Array(CHECK_AT + 8);
  */
 function checkOf(c: number, d: Uint8Array, s: number, n: number): number | null {
   const want = CHECK_AT + 4;
-  let k = 0;
-  let i = s;
   if (c === 0) return s + want <= n ? gramAt(d, s + CHECK_AT) : null;
-  if (c === 3) {
-    for (; k < want; k++, i++) {
-      if (k > 0 && i < n) {
-        if (d[i] === 10) i++;
-        else if (d[i] === 13 && i + 1 < n && d[i + 1] === 10) i += 2;
-      }
-      if (i >= n) return null;
-      READ[k] = d[i];
-    }
-    return gramAt(READ, CHECK_AT);
-  }
-  while (k < want) {
+  let i = s;
+  for (let k = 0; k < want; ) {
+    if (k > 0 && c === 3 && i < n) i = skipBreak(d, i, n);
     if (i >= n) return null;
-    let b = d[i++];
-    if (c === 1) {
-      if (b === 43) b = 32;
-      else if (b === 37 && i + 1 < n && HEXVAL[d[i]] !== 255 && HEXVAL[d[i + 1]] !== 255) {
-        b = (HEXVAL[d[i]] << 4) | HEXVAL[d[i + 1]];
-        i += 2;
-      }
-      READ[k++] = b;
-      continue;
+    if (c === 3) {
+      READ[k++] = d[i++];
+    } else if (c === 1) {
+      READ[k++] = urlByte(d, i, n);
+      i = unitEnd;
+    } else if (d[i] !== 92) {
+      READ[k++] = d[i++];
+    } else {
+      const cp = jsonEscape(d, i, n);
+      if (cp < 0) return null;
+      i = unitEnd;
+      k = utf8Into(READ, k, cp);
     }
-    if (b !== 92) {
-      READ[k++] = b;
-      continue;
-    }
-    // A JSON escape, read as `verifyJson` reads it.
-    if (i >= n) return null;
-    const e = d[i];
-    if (e !== 117) {
-      if (JSON_ESCAPE[e] === 0) return null;
-      READ[k++] = JSON_ESCAPE[e];
-      i++;
-      continue;
-    }
-    let cp = hexAt(d, i + 1, n);
-    if (cp < 0 || (cp >= 0xdc00 && cp < 0xe000)) return null;
-    i += 5;
-    if (cp >= 0xd800 && cp < 0xdc00) {
-      if (i + 1 >= n || d[i] !== 92 || d[i + 1] !== 117) return null;
-      const lo = hexAt(d, i + 2, n);
-      if (lo < 0xdc00 || lo >= 0xe000) return null;
-      cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-      i += 6;
-    }
-    k = utf8Into(READ, k, cp);
   }
-  return wordAt(READ, CHECK_AT);
+  return c === 3 ? gramAt(READ, CHECK_AT) : wordAt(READ, CHECK_AT);
 }
 
 /** A code point's UTF-8 into `out` at k; answers the index after it. */
