@@ -89,7 +89,7 @@ const firefox = () => puppeteerLauncher({ launchOptions: { browser: 'firefox', e
  * its own after the rest (STRESS=1), so the other browser's tests don't hold the 2 cores meanwhile.
  */
 const STRESS = process.env.STRESS === '1';
-const STRESS_FILE = 'test/stress.test.ts';
+const STRESS_FILE = 'test/limits/stress.test.ts';
 const engines = STRESS
   ? { browsers: [chromium()] }
   : !ENGINES.includes('chromium')

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const args = process.argv.slice(2);
 const seconds = Number(args[args.indexOf('--seconds') + 1]) || 2;
-const entry = fileURLToPath(new URL('../src/injector.ts', import.meta.url));
+const entry = fileURLToPath(new URL('../src/inject/injector.ts', import.meta.url));
 const { outputFiles } = await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'neutral', write: false, logLevel: 'error' });
 const { decideForward } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
 

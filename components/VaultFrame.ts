@@ -1,6 +1,6 @@
 import { LitElement, nothing } from 'lit';
-import { takeEarlyStart } from '../src/boot.ts';
-import { startVaultFrame } from '../src/frame.ts';
+import { takeEarlyStart } from '../src/gateway/boot.ts';
+import { startVaultFrame } from '../src/gateway/frame.ts';
 
 /** The invisible frame bios embeds: it hosts the gateway and renders nothing a person sees. */
 export class VaultFrame extends LitElement {

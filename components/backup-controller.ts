@@ -18,17 +18,17 @@ import {
   readBackup,
   readDotenv,
   type ReadFile,
-} from '../src/backup.ts';
-import { AgeClient } from '../src/age-client.ts';
-import { announce, CHANNEL } from '../src/bus.ts';
+} from '../src/backup/format.ts';
+import { AgeClient } from '../src/backup/age-client.ts';
+import { announce, CHANNEL } from '../src/store/bus.ts';
 import type { BackupRequestKind } from '../src/contract.ts';
-import { openVaultDb, type VaultDb } from '../src/db.ts';
+import { openVaultDb, type VaultDb } from '../src/store/schema.ts';
 import { VaultError } from '../src/errors.ts';
-import { decryptValue } from '../src/keys.ts';
-import { KeyRing } from '../src/keyring.ts';
-import { Records } from '../src/records.ts';
-import { Requests, stateAt } from '../src/requests.ts';
-import { loadSettings, originAllowed } from '../src/settings.ts';
+import { decryptValue } from '../src/lock/slots.ts';
+import { KeyRing } from '../src/lock/keyring.ts';
+import { Records } from '../src/store/records.ts';
+import { Requests, stateAt } from '../src/store/requests.ts';
+import { loadSettings, originAllowed } from '../src/gateway/settings.ts';
 
 export type BackupTask =
   /** A passphrase of at least 12 characters, twice. */

@@ -3,8 +3,8 @@
 // file, and a preview by name to restore. Names, kinds, placeholders and counts only: no value.
 import { css, html, nothing } from 'lit';
 import type { BackupModel, BackupTask, PreviewView } from './backup-controller.ts';
-import type { PreviewItem } from '../src/backup.ts';
-import { MIN_BACKUP_PASSPHRASE } from '../src/backup.ts';
+import type { PreviewItem } from '../src/backup/format.ts';
+import { MIN_BACKUP_PASSPHRASE } from '../src/backup/format.ts';
 
 export const BACKUP_TITLES: Record<BackupTask, string> = {
   backup: 'Back up your secrets',

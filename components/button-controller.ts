@@ -3,9 +3,9 @@
 // The element only renders what this sets on it and forwards the click.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Availability, ButtonAvailability, ButtonHello } from '../src/contract.ts';
-import { AvailabilityWatcher } from '../src/availability.ts';
+import { AvailabilityWatcher } from '../src/lock/availability.ts';
 import { MAX_HELD_HELLOS } from '../src/limits.ts';
-import { loadSettings, originAllowed } from '../src/settings.ts';
+import { loadSettings, originAllowed } from '../src/gateway/settings.ts';
 import type { Scale, Theme } from './spectrum.ts';
 
 /** What the controller sets on its element. */

@@ -3,12 +3,12 @@
 // renders them and forwards the person's intents. No value or passphrase is ever kept or shown.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { AutoLockMs, LockState } from '../src/contract.ts';
-import { AutoLock } from '../src/autolock.ts';
-import { openVaultDb, type VaultDb } from '../src/db.ts';
-import { KeyRing } from '../src/keyring.ts';
-import { Lock, LockError, type Proof } from '../src/lock.ts';
-import { loadSettings } from '../src/settings.ts';
-import { CHANNEL } from '../src/bus.ts';
+import { AutoLock } from '../src/lock/autolock.ts';
+import { openVaultDb, type VaultDb } from '../src/store/schema.ts';
+import { KeyRing } from '../src/lock/keyring.ts';
+import { Lock, LockError, type Proof } from '../src/lock/lock.ts';
+import { loadSettings } from '../src/gateway/settings.ts';
+import { CHANNEL } from '../src/store/bus.ts';
 import type { Scale, Theme } from './spectrum.ts';
 
 export type Screen =

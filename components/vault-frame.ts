@@ -1,5 +1,5 @@
 // First: the settings' fetches and the database's open start before the rest of the bundle runs.
-import '../src/boot.ts';
+import '../src/gateway/boot.ts';
 import { VaultFrame } from './VaultFrame.ts';
 
 customElements.define('vault-frame', VaultFrame);

@@ -107,8 +107,8 @@ export async function buildSite(dist = defaultDist) {
     // The popup's age worker and the vault's worker (their clients load ./age-worker.js and ./worker.js beside the bundle).
     entryPoints: [
       ...[...entries].filter((name) => name !== 'vault-frame').map((name) => ({ in: `${root}components/${name}.ts`, out: name })),
-      { in: `${root}src/age-worker.ts`, out: 'age-worker' },
-      { in: `${root}src/worker.ts`, out: 'worker' },
+      { in: `${root}src/backup/age-worker.ts`, out: 'age-worker' },
+      { in: `${root}src/worker/worker.ts`, out: 'worker' },
     ],
     ...options,
     splitting: true,

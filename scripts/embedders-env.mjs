@@ -9,7 +9,7 @@ import { transform } from 'esbuild';
 export async function embeddersFromEnv(text = '') {
   const list = text.split(/\s+/).filter(Boolean);
   if (list.length === 0) return [];
-  const source = readFileSync(new URL('../src/settings.ts', import.meta.url), 'utf8');
+  const source = readFileSync(new URL('../src/gateway/settings.ts', import.meta.url), 'utf8');
   const { code } = await transform(source, { loader: 'ts', format: 'esm' });
   const { parseEmbedders } = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
   try {

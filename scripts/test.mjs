@@ -59,7 +59,7 @@ try {
   wtr();
   // The stress test on its own, in Chromium, once the rest is done (README, Limits).
   if (engines.includes('chromium') && process.argv.length <= 2) {
-    console.log('The stress test, alone (test/stress.test.ts, STRESS=1)…');
+    console.log('The stress test, alone (test/limits/stress.test.ts, STRESS=1)…');
     wtr({ STRESS: '1' });
   }
   if (process.env.SKIP_E2E !== '1') {

@@ -6,7 +6,7 @@ import { type FnoxConfig, readFnoxConfig } from './fnox-config.ts';
 import { FNOX_CONFIG } from './paths.ts';
 import { type SecretsPolicy, readSecretsPolicy } from './secrets-policy.ts';
 import { parseToml } from './toml.ts';
-import { vaultWorker } from '../worker-client.ts';
+import { vaultWorker } from '../worker/client.ts';
 
 export type ParsedFile = { parsed: FnoxConfig | SecretsPolicy } | { refused: string };
 

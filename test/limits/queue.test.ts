@@ -1,10 +1,10 @@
 // An agent port's queue (README, Limits), on the real Gateway over a real MessageChannel with a
 // stand-in vault whose scrubber answers when the test says so: what waits is then exact.
 import { expect } from '@open-wc/testing';
-import { Gateway } from '../../src/gateway.ts';
+import { Gateway } from '../../src/gateway/gateway.ts';
 import { MAX_QUEUED_BYTES, MAX_QUEUED_REQUESTS } from '../../src/limits.ts';
-import { compileScrubber } from '../../src/scrubber.ts';
-import type { Vault } from '../../src/vault.ts';
+import { compileScrubber } from '../../src/scrub/scrubber.ts';
+import type { Vault } from '../../src/core/vault.ts';
 
 const ORIGIN = 'https://seven.sliccy.ai';
 const FULL = { code: 'EAGAIN', message: 'at most 64 requests and 128 MiB may wait on an agent port; wait for replies' };

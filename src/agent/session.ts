@@ -1,0 +1,149 @@
+// The agent's ops (README, The agent's ops), one session per agent port: `redact`, the scrub
+// streams, and `endpoints`. Nothing on this port ever carries a value (README, The agent's ops):
+// stream ids are checked before use and never echoed in errors, and every string of a reply or
+// error other than the scrubbed texts and chunks passes the scrubber before it is posted.
+import { VaultError, einval } from '../errors.ts';
+import { IDLE_MS, type ScrubStream, type Scrubber } from '../scrub/scrubber.ts';
+import { pushSliced, redactSliced } from '../scrub/slices.ts';
+import type { AgentCommand } from '../gateway/commands.ts';
+import type { Registered } from '../inject/registered.ts';
+import type { Compiled } from '../core/scrubbers.ts';
+
+/** What an agent session uses of the vault: the namespace's scrubber and version, and registration. */
+export interface AgentVault {
+  scrubber(namespace: string): Promise<Compiled>;
+  /** The newest compiled scrubber (compiling first when it can), if there is one. */
+  newestScrubber(namespace: string): Promise<Compiled | undefined>;
+  scrubVersion(namespace: string): Promise<number>;
+  /** Brings the namespace in memory up to the stored revision (one small read). */
+  fresh(namespace: string): Promise<void>;
+  registerEndpoints(namespace: string, added: Registered): Promise<{ ok: true }>;
+}
+
+export const MAX_STREAMS = 64;
+
+interface OpenStream {
+  version: number;
+  scrubber: Scrubber;
+  stream: ScrubStream;
+}
+
+/** Reply fields that hold scrubbed texts: never scanned again. */
+const SCRUBBED = new Set(['texts', 'chunk']);
+
+export class AgentSession {
+  private readonly streams = new Map<string, OpenStream>();
+  /** The scrubber the op in progress used, to check its reply with. */
+  private used: Scrubber | undefined;
+
+  constructor(
+    private readonly vault: AgentVault,
+    private readonly namespace: string,
+  ) {}
+
+  /** The reply to one op, every string in it scrubbed; an error thrown is scrubbed likewise. */
+  async reply(command: AgentCommand): Promise<object> {
+    this.used = undefined;
+    try {
+      return this.clean(await this.answer(command), await this.scrubber());
+    } catch (error) {
+      throw this.cleanError(error, await this.scrubber());
+    }
+  }
+
+  /** An error raised before the op ran (the gateway's checks), scrubbed. */
+  async refuse(error: unknown): Promise<unknown> {
+    this.used = undefined;
+    return this.cleanError(error, await this.scrubber());
+  }
+
+  private async answer(command: AgentCommand): Promise<object> {
+    switch (command.op) {
+      case 'redact':
+        return this.redact(command.texts);
+      case 'redactStream':
+        return this.open(command.stream);
+      case 'push':
+        return { chunk: await pushSliced((await this.current(command.stream)).stream, command.chunk) };
+      case 'idle':
+        return { chunk: (await this.current(command.stream)).stream.idle() };
+      case 'end': {
+        const open = await this.current(command.stream);
+        this.streams.delete(command.stream);
+        const chunk = open.stream.end();
+        return { chunk, hits: open.stream.hits };
+      }
+      case 'drop':
+        this.streams.delete(command.stream);
+        return {};
+      case 'endpoints':
+        return this.vault.registerEndpoints(this.namespace, command.added);
+    }
+  }
+
+  private async redact(texts: (string | Uint8Array)[]) {
+    // A value another document wrote a moment ago is scrubbed too, though its notice hasn't come:
+    // the stored revision is read while the texts are scrubbed, and nothing is answered before it
+    // is in; when it brought other values, the texts are scrubbed again with them.
+    const checked = this.vault.fresh(this.namespace);
+    checked.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+    let { version, scrubber } = await this.vault.scrubber(this.namespace);
+    this.used = scrubber;
+    // In slices that yield (README, Limits): a big or long redact never holds the thread for long.
+    let result = await redactSliced(scrubber, texts);
+    await checked;
+    const now = await this.vault.scrubber(this.namespace);
+    if (now.version !== version) {
+      ({ version, scrubber } = now);
+      this.used = scrubber;
+      result = await redactSliced(scrubber, texts);
+    }
+    return { texts: result.texts, hits: result.hits, version };
+  }
+
+  private async open(id: string) {
+    if (this.streams.has(id)) throw einval('that stream is already open');
+    if (this.streams.size >= MAX_STREAMS) throw new VaultError('EAGAIN', `at most ${MAX_STREAMS} streams may be open on a port`);
+    await this.vault.fresh(this.namespace);
+    const { version, scrubber } = await this.vault.scrubber(this.namespace);
+    this.used = scrubber;
+    // The stream measures idle() by the vault's clock, from its own last push.
+    this.streams.set(id, { version, scrubber, stream: scrubber.stream({ idleMs: IDLE_MS }) });
+    return { stream: id, idleMs: IDLE_MS, version };
+  }
+
+  /** The open stream, unless the values changed since it opened: then it is gone (EAGAIN). */
+  private async current(id: string): Promise<OpenStream> {
+    const open = this.streams.get(id);
+    if (!open) throw new VaultError('ENOENT', 'there is no open stream with that id');
+    const scrubVersion = await this.vault.scrubVersion(this.namespace);
+    if (scrubVersion !== open.version) {
+      this.streams.delete(id);
+      throw new VaultError('EAGAIN', 'the values changed since that stream opened; open it again and push its output from the start');
+    }
+    this.used = open.scrubber;
+    return open;
+  }
+
+  /** The scrubber to check a reply with: the op's own, else the newest compiled (none before the first unlock). */
+  private async scrubber(): Promise<Scrubber | undefined> {
+    if (this.used) return this.used;
+    return (await this.vault.newestScrubber(this.namespace))?.scrubber;
+  }
+
+  private clean<T>(value: T, scrubber: Scrubber | undefined, depth = 0): T {
+    if (!scrubber || depth > 8) return value;
+    if (typeof value === 'string') return scrubber.redact(value).text as T;
+    if (Array.isArray(value)) return value.map((v) => this.clean(v, scrubber, depth + 1)) as T;
+    if (!value || typeof value !== 'object' || value instanceof Uint8Array) return value;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = SCRUBBED.has(k) ? v : this.clean(v, scrubber, depth + 1);
+    return out as T;
+  }
+
+  private cleanError(error: unknown, scrubber: Scrubber | undefined): unknown {
+    if (!(error instanceof VaultError) || !scrubber) return error;
+    const message = scrubber.redact(error.message).text;
+    return message === error.message ? error : new VaultError(error.code, message);
+  }
+}

@@ -1,0 +1,133 @@
+// One served namespace in this document's memory (README, Scrub state): its records (ciphertext
+// only), the accepted policy and what is in effect of it, its registrations, requests, meta and
+// newest audit page. Loaded once in one read, then changed only by the deltas of writes (this
+// document's own, or another's over the bus) that follow its revision by exactly one; anything
+// else (a missed notice, a notice without a delta) makes the owner reload it. IndexedDB stays the
+// only truth: this is a cache kept exact by the revision.
+import type { AuditEntry, McpServerEntry, RefusedRule } from '../contract.ts';
+import type { NamespaceMeta, StoredRecord } from '../store/schema.ts';
+import type { Endpoint } from '../inject/endpoints.ts';
+import { AUDIT_PAGE, type Delta, type LoadedNamespace, revOf } from '../store/namespaces.ts';
+import { type Policy, type StoredPolicy, policyOf } from '../policy/accepted.ts';
+import { refusedEndpoints } from '../inject/registered.ts';
+import { type StoredRequest, oldestFirst } from '../store/requests.ts';
+import { withoutEndpointRules } from './views.ts';
+
+/** The policy in effect and the endpoints it may never reach, derived from policy and meta. */
+export interface InEffect {
+  policy: Policy;
+  refused: RefusedRule[];
+  endpoints: Endpoint[];
+  mcp: McpServerEntry[];
+}
+
+const byName = (a: StoredRecord, b: StoredRecord) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** The index of the record of that name in a list sorted by name (it is there). */
+function indexOf(sorted: readonly StoredRecord[], name: string): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]!.name < name) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export class NamespaceState {
+  meta!: NamespaceMeta;
+  stored: StoredPolicy | undefined;
+  effect!: InEffect;
+  /** Records by name, removed ones included until purged. */
+  readonly records = new Map<string, StoredRecord>();
+  /** Requests by id, oldest first. */
+  readonly requests = new Map<string, StoredRequest>();
+  /** The newest audit entries, newest first. */
+  audit: AuditEntry[] = [];
+  auditMore = false;
+  private sorted: StoredRecord[] | null = null;
+  /** The placeholders of records not removed, sorted: kept until one is added, removed or restored. */
+  private live: string[] | null = null;
+
+  constructor(
+    readonly namespace: string,
+    private readonly builtin: readonly Endpoint[],
+    loaded: LoadedNamespace,
+  ) {
+    this.replace(loaded);
+  }
+
+  get rev(): number {
+    return revOf(this.meta);
+  }
+
+  /** Takes a fresh read, unless it is older than what is held already. */
+  replace(loaded: LoadedNamespace): boolean {
+    if (this.meta && revOf(loaded.meta) < this.rev) return false;
+    this.meta = loaded.meta;
+    this.stored = loaded.stored;
+    this.records.clear();
+    for (const r of loaded.records) this.records.set(r.name, r);
+    this.live = null;
+    this.requests.clear();
+    for (const r of [...loaded.requests].sort(oldestFirst)) this.requests.set(r.id, r);
+    this.audit = loaded.audit;
+    this.auditMore = loaded.auditMore;
+    this.sorted = null;
+    this.derive();
+    return true;
+  }
+
+  /**
+   * Applies a write's delta when it follows this state's revision by one (answers true); a delta
+   * already seen is ignored (true); a gap answers false: the owner reloads.
+   */
+  apply(delta: Delta): boolean {
+    if (delta.rev <= this.rev) return true;
+    if (delta.rev !== this.rev + 1) return false;
+    const registered = this.meta.registered;
+    this.meta = delta.meta;
+    for (const r of delta.records ?? []) {
+      const before = this.records.get(r.name);
+      const known = before !== undefined;
+      // A rotation keeps its placeholder; anything else may change the live set.
+      if (!known || before.placeholder !== r.placeholder || before.removedAt !== r.removedAt) this.live = null;
+      this.records.set(r.name, r);
+      // A rotation keeps the order: the sorted list takes the new record in place (no sort per write).
+      if (!known) this.sorted = null;
+      else if (this.sorted) this.sorted[indexOf(this.sorted, r.name)] = r;
+    }
+    for (const r of delta.requests ?? []) this.requests.set(r.id, r);
+    for (const id of delta.dropped ?? []) this.requests.delete(id);
+    if (delta.audit?.length) {
+      const audit = [...delta.audit].reverse().concat(this.audit);
+      if (audit.length > AUDIT_PAGE) this.auditMore = true;
+      this.audit = audit.slice(0, AUDIT_PAGE);
+    }
+    if (delta.policy) this.stored = delta.policy;
+    if (delta.policy || JSON.stringify(registered) !== JSON.stringify(this.meta.registered)) this.derive();
+    return true;
+  }
+
+  /** Every record, sorted by name (kept until the records change). */
+  all(): StoredRecord[] {
+    this.sorted ??= [...this.records.values()].sort(byName);
+    return this.sorted;
+  }
+
+  /** The placeholders of the records not removed, sorted (the `placeholders` event and op). */
+  livePlaceholders(): readonly string[] {
+    this.live ??= this.all()
+      .filter((r) => r.removedAt === undefined)
+      .map((r) => r.placeholder)
+      .sort();
+    return this.live;
+  }
+
+  private derive() {
+    const endpoints = refusedEndpoints(this.builtin, this.meta.registered);
+    const { policy, refused } = withoutEndpointRules(policyOf(this.stored), endpoints);
+    this.effect = { policy, refused, endpoints, mcp: this.meta.registered?.mcp ?? [] };
+  }
+}

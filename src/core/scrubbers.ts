@@ -1,0 +1,159 @@
+// The compiled scrubbers of this document, one per namespace (README, Scrub state): compiled
+// whenever the document holds the key and the namespace's set of values changed, and kept for the
+// document's life, so locking stops value use but never scrubbing.
+import type { ScrubHit } from '../contract.ts';
+import type { StoredRecord } from '../store/schema.ts';
+import { type HeldKey, decryptValue } from '../lock/slots.ts';
+import { vaultWorker } from '../worker/client.ts';
+import type { Scrubber } from '../scrub/scrubber.ts';
+
+/** How long the values stay unchanged before a write's compile runs (README, Scrub state). */
+export const COMPILE_AFTER_MS = 50;
+
+export interface Compiled {
+  version: number;
+  scrubber: Scrubber;
+}
+
+export class Scrubbers {
+  private readonly compiled = new Map<string, Compiled>();
+  /** Per namespace, the compiles asked for, run one after the other. */
+  private readonly queue = new Map<string, Promise<unknown>>();
+
+  /** Per namespace, each record's value as last decrypted, by id, with the revision it was decrypted at. */
+  private readonly decrypted = new Map<string, Map<string, { stamp: string; value: { name: string; placeholder: string; value: string } }>>();
+
+  /** `source` answers the namespace's scrub version and records from memory (namespace-state.ts). */
+  constructor(
+    private readonly source: (namespace: string) => Promise<{ version: number; records: readonly StoredRecord[] }>,
+    private readonly key: () => HeldKey | null,
+    /** Told of records the held key couldn't open: they are marked and audited there. */
+    private readonly unreadable: (namespace: string, held: HeldKey, records: StoredRecord[]) => Promise<void> = async () => undefined,
+  ) {}
+
+  /** Per namespace, the compile `soon` has scheduled. */
+  private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
+
+  /** Ends the compile worker (the document is going). */
+  close() {
+    for (const timer of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
+    this.soonKeyed.clear();
+    this.withKey.clear();
+    vaultWorker.close();
+  }
+
+  /**
+   * The values changed: compile once they have been still for COMPILE_AFTER_MS, so a burst of
+   * writes costs one compile. An op that scrubs meanwhile compiles at once (`refresh`).
+   */
+  soon(namespace: string) {
+    this.cancelSoon(namespace);
+    // The key as it is now: a lock in the meantime must not leave the new values unscrubbed.
+    const held = this.key();
+    const timer = setTimeout(() => {
+      this.cancelSoon(namespace);
+      void this.refresh(namespace, held);
+    }, COMPILE_AFTER_MS);
+    this.pending.set(namespace, timer);
+    if (held) this.keyed(namespace, +1);
+    this.soonKeyed.set(namespace, held !== null);
+  }
+
+  private cancelSoon(namespace: string) {
+    clearTimeout(this.pending.get(namespace));
+    this.pending.delete(namespace);
+    if (this.soonKeyed.get(namespace)) this.keyed(namespace, -1);
+    this.soonKeyed.delete(namespace);
+  }
+
+  /** Per namespace, compiles asked for while the key was held, not yet done (scheduled or running). */
+  private readonly withKey = new Map<string, number>();
+  private readonly soonKeyed = new Map<string, boolean>();
+
+  private keyed(namespace: string, by: number) {
+    const n = (this.withKey.get(namespace) ?? 0) + by;
+    if (n > 0) this.withKey.set(namespace, n);
+    else this.withKey.delete(namespace);
+  }
+
+  /**
+   * Whether this document can scrub the namespace: it has a compiled scrubber, or a compile asked
+   * for while the key was held is still on its way (an op that scrubs waits for it), so a lock
+   * right after an unlock or a write doesn't make `scrub.ready` false for that moment.
+   */
+  ready(namespace: string): boolean {
+    return this.compiled.has(namespace) || this.withKey.has(namespace);
+  }
+
+  /** The newest scrubber compiled for the namespace, whatever its version. */
+  get(namespace: string): Compiled | undefined {
+    return this.compiled.get(namespace);
+  }
+
+  /**
+   * Compiles the namespace's scrubber when the key is there and the values changed since the last
+   * compile, and answers the newest scrubber there is. Calls queue per namespace; a call whose
+   * turn comes when the scrubber is already current costs one read.
+   */
+  refresh(namespace: string, keyAtWrite: HeldKey | null = this.key()): Promise<Compiled | undefined> {
+    // The key as it is when asked: a lock before this call's turn comes doesn't cancel it.
+    if (keyAtWrite) this.keyed(namespace, +1);
+    const turn = (this.queue.get(namespace) ?? Promise.resolve()).then(() => this.compileIfStale(namespace, keyAtWrite));
+    if (keyAtWrite) void turn.finally(() => this.keyed(namespace, -1)).catch(() => undefined);
+    const settled = turn.catch(() => undefined);
+    this.queue.set(namespace, settled);
+    void settled.then(() => this.queue.get(namespace) === settled && this.queue.delete(namespace));
+    return turn;
+  }
+
+  private async compileIfStale(namespace: string, keyAtWrite: HeldKey | null): Promise<Compiled | undefined> {
+    const { version: scrubVersion, records } = await this.source(namespace);
+    const current = this.compiled.get(namespace);
+    const held = this.key() ?? keyAtWrite;
+    if (!held || current?.version === scrubVersion) return current;
+    // An unreadable record is skipped, marked and audited; the rest of the namespace is scrubbed.
+    const { values, unreadable } = await this.values(namespace, held.key, records);
+    if (unreadable.length > 0) await this.unreadable(namespace, held, unreadable);
+    const compiled = { version: scrubVersion, scrubber: await vaultWorker.compile(values) };
+    this.compiled.set(namespace, compiled);
+    return compiled;
+  }
+
+  /** Every record's value: only those written since the last compile are decrypted again. */
+  private async values(namespace: string, key: CryptoKey, records: readonly StoredRecord[]): Promise<{ values: Values[]; unreadable: StoredRecord[] }> {
+    const before = this.decrypted.get(namespace) ?? new Map();
+    const after = new Map<string, { stamp: string; value: Values }>();
+    const unreadable: StoredRecord[] = [];
+    await Promise.all(
+      records.map(async (r) => {
+        const stamp = `${r.revision ?? 0}:${r.updatedAt}:${r.name}`;
+        const known = before.get(r.id);
+        if (known?.stamp === stamp) return after.set(r.id, known);
+        try {
+          after.set(r.id, { stamp, value: { name: r.name, placeholder: r.placeholder, value: await decryptValue(key, r) } });
+        } catch {
+          unreadable.push(r);
+        }
+      }),
+    );
+    this.decrypted.set(namespace, after);
+    return { values: records.flatMap((r) => after.get(r.id)?.value ?? []), unreadable };
+  }
+}
+
+export interface Values {
+  name: string;
+  placeholder: string;
+  value: string;
+}
+
+/** Adds hits into a running total per `{ name, form }`. */
+export function addHits(total: ScrubHit[], hits: readonly ScrubHit[]): ScrubHit[] {
+  for (const hit of hits) {
+    const same = total.find((t) => t.name === hit.name && t.form === hit.form);
+    if (same) same.count += hit.count;
+    else total.push({ ...hit });
+  }
+  return total;
+}

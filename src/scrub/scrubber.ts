@@ -1,0 +1,1573 @@
+// The vault's scrubber (README, The scrubber): replaces every form of every value (raw,
+// base64/base64url at three alignments, also wrapped in lines, hex in any case, url as three
+// encoders write it, json with any escapes) in bytes, strings or streams, leftmost-longest, never
+// rescanning its own output. Streams hold back a fixed number of bytes, so what they release
+// never depends on what the text resembles. Design, forms and measured figures: docs/scrubber.md.
+import type { ScrubHit } from '../contract.ts';
+
+/** A stream's `idle()` releases its held tail only this long after its last `push`. */
+export const IDLE_MS = 250;
+/** The shortest value (in UTF-8 bytes) the scrubber accepts. */
+export const MIN_VALUE_BYTES = 8;
+/** The longest value (in UTF-8 bytes) the scrubber accepts. */
+const MAX_VALUE_BYTES = 2 ** 20;
+/**
+ * The most bytes any form spends on one byte of a value: JSON's `\u0041` for an ASCII character.
+ * A stream's horizon H is this times the longest value; it holds back H - 1 bytes.
+ */
+export const MAX_FORM_GROWTH = 6;
+
+export interface ScrubValue {
+  name: string;
+  placeholder: string;
+  value: string;
+}
+
+export interface ScrubStreamOptions {
+  /** Defaults to IDLE_MS. */
+  idleMs?: number;
+  /** The clock `idle()` is measured by, in ms; defaults to `performance.now`. */
+  now?: () => number;
+}
+
+export interface Scrubber {
+  /** UTF-8 encodes, scrubs and decodes (lone surrogates become U+FFFD, as with TextEncoder). */
+  redact(text: string): { text: string; hits: ScrubHit[] };
+  /** Without hits, returns `bytes` itself. */
+  redactBytes(bytes: Uint8Array): { bytes: Uint8Array; hits: ScrubHit[] };
+  /**
+   * Whether every value is ASCII, so a string is scanned as it is, never encoded: then
+   * `redactInSteps` may be used.
+   */
+  readonly scansText: boolean;
+  /**
+   * `redact` (the same answer) for a scrubber that `scansText`, about `chars` characters of the
+   * text at a time, awaiting `pause()` between them.
+   */
+  redactInSteps(text: string, chars: number, pause: () => Promise<void>): Promise<{ text: string; hits: ScrubHit[] }>;
+  stream(options?: ScrubStreamOptions): ScrubStream;
+  /** Distinct patterns compiled (every spelling of every form of every value). */
+  readonly patterns: number;
+  /** Bytes held by the compiled tables. */
+  readonly tableBytes: number;
+  /** What a stream holds back: H - 1 bytes, H = MAX_FORM_GROWTH × the longest value (0 without values). */
+  readonly hold: number;
+}
+
+export interface ScrubStream {
+  /** Scans the chunk and releases, scrubbed, everything but the last `hold` bytes seen. May be a view of `chunk`. */
+  push(chunk: Uint8Array): Uint8Array;
+  /**
+   * Once `idleMs` have passed since the last `push` (by the stream's clock), releases the whole
+   * held tail, scrubbed; earlier, an empty chunk. The stream keeps matching across the release:
+   * a form that began in released bytes and completes later has its unreleased rest replaced
+   * (hit form `partial`).
+   */
+  idle(): Uint8Array;
+  /** Milliseconds until `idle()` would release (0: now). */
+  idleIn(): number;
+  /** Releases the rest, scrubbed. The stream can't be used after this. */
+  end(): Uint8Array;
+  /** Totals so far. */
+  readonly hits: ScrubHit[];
+}
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+const EMPTY = new Uint8Array(0);
+// Filter sizes: bloom bits per sampled 4-gram, and the largest tables (the bloom bitset is 128 KiB
+// at most, so it stays in cache; the offset tables, 1 MiB each, are read only after a bloom hit).
+const BLOOM_BITS_PER_GRAM = 16;
+/**
+ * The widest sampling step: one 4-byte read per `step` bytes of text, `step` being at most the
+ * shortest pattern's length less 3. An offset table's entry holds a bit per offset (0-15) and one
+ * per base64 offset behind a line break (16-31).
+ */
+const MAX_STEP = 16;
+const BLOOM_MAX_BITS = 20;
+const GRAM_MAX_BITS = 18;
+/** The line-break filter's bitset: 256 KiB at most, read only at a line break between base64 characters. */
+const BREAKS_MAX_BITS = 21;
+const GOLDEN = 0x9e3779b1;
+const GOLDEN2 = 0x85ebca6b;
+const GOLDEN3 = 0xc2b2ae35;
+const GOLDEN4 = 0x27d4eb2f;
+const GOLDEN5 = 0x165667b1;
+/** Grams are compared with every byte's 0x20 bit set: 'A' and 'a' (and '@' and '`') look alike. */
+const FOLD = 0x20202020;
+
+// ── Forms ──────────────────────────────────────────────────────────────────────────────
+
+/** How a pattern is verified against the input. */
+const EXACT = 0; // the bytes as they are (raw)
+const B64 = 1; // base64 of the value, with one LF or CRLF allowed between any two characters
+// A base64 pattern's shape: the value after B64_ALIGN zero bytes (0 to 2), in which alphabet,
+// ending with the padded data's last character and '=' or not. Like a decoding pattern it keeps
+// only its first DECODING_PREFIX characters; verification spells the rest from the value.
+const B64_ALIGN = 3;
+const B64_URL_ALPHABET = 4;
+const HEX = 2; // pairs of hex digits in any case, decoding to the value
+const URL = 3; // %XX in any case, + for a space, or the byte itself, decoding to the value
+const JSON_ = 4; // a JSON string's content (any escape, \uXXXX in any case), decoding to the value
+// Kinds from HEX on decode the input and compare it with the value's raw bytes.
+
+/**
+ * A decoding pattern (hex, url, json) keeps only this many of its first bytes: the filter reads
+ * at most MAX_STEP + 6 (a base64 form's grams behind a line break) and the key 12; verification
+ * decodes the input against the value's raw bytes.
+ */
+const DECODING_PREFIX = MAX_STEP + 6;
+/**
+ * How the patterns under one key are told apart (`longestIn`), by kind: raw and hex by their
+ * bytes (hex in either case), url (1), json (2) and base64 (3) by the input read as they read it.
+ */
+const CHECK_CLASS = [0, 3, 0, 1, 2]; // by kind: EXACT, B64, HEX, URL, JSON_
+/** Where a pattern's check gram is: the last 4 of the bytes a decoding form keeps (of its value's bytes, for url and json). */
+const CHECK_AT = DECODING_PREFIX - 4;
+/** How many patterns under one key make the check worth its reads (smaller groups verify each). */
+const CHECK_FROM = 4;
+/** The most input bytes a pattern of `len` bytes over a value of `raw` bytes can span. */
+const spanOf = (kind: number, len: number, raw: number) =>
+  kind === EXACT ? len : kind === B64 ? 3 * len - 2 : kind === HEX ? 2 * raw : kind === URL ? 3 * raw : MAX_FORM_GROWTH * raw;
+
+const B64_STD = enc.encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/');
+const B64_URL = enc.encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_');
+const EQ = 61; // '='
+/** Bytes that may appear inside a base64 or base64url run. */
+const IS_B64 = new Uint8Array(256);
+for (const c of [...B64_STD, ...B64_URL]) IS_B64[c] = 1;
+/** Hex digit values, 255 for anything else. */
+const HEXVAL = new Uint8Array(256).fill(255);
+for (let i = 0; i < 16; i++) {
+  HEXVAL['0123456789abcdef'.charCodeAt(i)] = i;
+  HEXVAL['0123456789ABCDEF'.charCodeAt(i)] = i;
+}
+/** JSON's two-character escapes: the byte each stands for, 0 for none. */
+const JSON_ESCAPE = new Uint8Array(256);
+for (const [c, b] of [
+  ['"', 34],
+  ['\\', 92],
+  ['/', 47],
+  ['b', 8],
+  ['f', 12],
+  ['n', 10],
+  ['r', 13],
+  ['t', 9],
+] as const)
+  JSON_ESCAPE[c.charCodeAt(0)] = b;
+
+/** Form names, indexed as the compile records them; PARTIAL is a name's slot for a cut-off form. */
+const FORMS = ['raw', 'base64', 'base64url', 'hex', 'url', 'json', 'partial'] as const;
+const F_RAW = 0;
+const F_B64 = 1;
+const F_B64URL = 2;
+const F_HEX = 3;
+const F_URL = 4;
+const F_JSON = 5;
+const F_PARTIAL = 6;
+
+/**
+ * The distinct byte strings of a compile (the values' raw bytes and every spelling of their
+ * forms), written back to back into one growing buffer and deduplicated as they are added, so
+ * compiling makes no garbage per form. The hash is seeded afresh for every compile, so values
+ * chosen to collide can't be chosen once for all.
+ */
+class Strings {
+  bytes = new Uint8Array(1 << 16);
+  size = 0;
+  count = 0;
+  off = new Int32Array(1024);
+  len = new Int32Array(1024);
+  hash = new Int32Array(1024);
+  /** Per string: RAW_ADDED, FORMS_DONE (on a value's raw bytes), FILTERED* (its grams are in the filter). */
+  flags = new Uint8Array(1024);
+  private table = new Int32Array(2048); // string id + 1, open addressing on the hash
+  private readonly seed = (Math.random() * 2 ** 32) | 0;
+  private mask = 2047;
+
+  /** The id of src[from, to), added if new. */
+  intern(src: Uint8Array, from: number, to: number): number {
+    const n = to - from;
+    let h = this.seed ^ n;
+    let i = from;
+    for (; i + 3 < to; i += 4) {
+      h = Math.imul(h ^ (src[i] | (src[i + 1] << 8) | (src[i + 2] << 16) | (src[i + 3] << 24)), GOLDEN);
+      h ^= h >>> 15;
+    }
+    for (; i < to; i++) h = Math.imul(h ^ src[i], 0x01000193);
+    h ^= h >>> 13;
+    const { table, mask, bytes, off, len } = this;
+    let at = h & mask;
+    for (let e = table[at]; e !== 0; at = (at + 1) & mask, e = table[at]) {
+      const id = e - 1;
+      if (len[id] !== n) continue;
+      const o = off[id];
+      let i = 0;
+      while (i < n && bytes[o + i] === src[from + i]) i++;
+      if (i === n) return id;
+    }
+    if (this.size + n > bytes.length) {
+      const grown = new Uint8Array(Math.max(2 * bytes.length, this.size + n));
+      grown.set(bytes.subarray(0, this.size));
+      this.bytes = grown;
+    }
+    const into = this.bytes;
+    if (n < 16) for (let i = 0; i < n; i++) into[this.size + i] = src[from + i];
+    else into.set(src.subarray(from, to), this.size);
+    const id = this.count++;
+    if (id === this.off.length) {
+      const grow = <T extends Int32Array | Uint8Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(2 * a.length);
+        b.set(a);
+        return b;
+      };
+      this.off = grow(this.off);
+      this.len = grow(this.len);
+      this.hash = grow(this.hash);
+      this.flags = grow(this.flags);
+    }
+    this.off[id] = this.size;
+    this.len[id] = n;
+    this.hash[id] = h;
+    this.size += n;
+    table[at] = id + 1;
+    if (2 * this.count > mask) this.rehash();
+    return id;
+  }
+
+  private rehash(): void {
+    const mask = 2 * this.mask + 1;
+    const table = new Int32Array(mask + 1);
+    for (let id = 0; id < this.count; id++) {
+      let at = this.hash[id] & mask;
+      while (table[at] !== 0) at = (at + 1) & mask;
+      table[at] = id + 1;
+    }
+    this.table = table;
+    this.mask = mask;
+  }
+}
+/** On a value's raw bytes: its raw pattern was added. */
+const RAW_ADDED = 1;
+const FILTERED = 1 << 5;
+const FILTERED_B64 = 1 << 6;
+/** On a raw string: its value's encoded forms were added. */
+const FORMS_DONE = 1 << 7;
+
+/**
+ * Characters [from, cut) of the base64 of `a` zero bytes followed by the value raw[o, o + n),
+ * with padding, into b64Std[0, cut - from) and, in the base64url alphabet, b64Url.
+ */
+function base64Into(raw: Uint8Array, o: number, n: number, a: number, from: number, cut: number): void {
+  const total = n + a;
+  for (let g = from >> 2; 4 * g < cut; g++) {
+    const j = 3 * g - a;
+    const v = ((j >= 0 ? raw[o + j] : 0) << 16) | (j + 1 >= 0 && j + 1 < n ? raw[o + j + 1] << 8 : 0) | (j + 2 < n ? raw[o + j + 2] : 0);
+    for (let pos = 0; pos < 4; pos++) {
+      const c = 4 * g + pos;
+      if (c < from || c >= cut) continue;
+      const pad = (pos === 2 && 3 * g + 1 >= total) || (pos === 3 && 3 * g + 2 >= total);
+      const x = (v >> (18 - 6 * pos)) & 63;
+      b64Std[c - from] = pad ? EQ : B64_STD[x];
+      b64Url[c - from] = pad ? EQ : B64_URL[x];
+    }
+  }
+}
+
+/**
+ * Per alignment a (bit a), whether the base64 of `a` zero bytes followed by raw[o, o + n) uses
+ * the 62nd or 63rd character, where the two alphabets differ: a sextet of 62 or more is five
+ * ones, and alignment a's sextets start at the value's bits 6k - 8a, so at offsets 0, 4 and 2
+ * modulo 6 for a = 0, 1, 2 (zero bytes around the value never make five ones).
+ */
+function highSextets(raw: Uint8Array, o: number, n: number): number {
+  let m = 0;
+  for (let i = 0; i < n; i += 3) {
+    // Bit 31 - t of w is the value's bit 8i + t; five ones start at t where m has a one.
+    const w = (raw[o + i] << 24) | (i + 1 < n ? raw[o + i + 1] << 16 : 0) | (i + 2 < n ? raw[o + i + 2] << 8 : 0) | (i + 3 < n ? raw[o + i + 3] : 0);
+    m |= w & (w << 1) & (w << 2) & (w << 3) & (w << 4);
+  }
+  // Starts t < 24 in each 3-byte step (8i + t ≡ t modulo 6): t ≡ 0, 4, 2 (mod 6).
+  return (m & 0x82082000 ? 1 : 0) | (m & 0x08208200 ? 2 : 0) | (m & 0x20820800 ? 4 : 0);
+}
+const b64Std = new Uint8Array(DECODING_PREFIX);
+const b64Url = new Uint8Array(DECODING_PREFIX);
+
+const LOWER_HEX = enc.encode('0123456789abcdef');
+/** Bytes each URL encoder leaves as they are (all write the others as %XX, the form encoder a space as +). */
+const unreserved = (extra: string) => {
+  const set = new Uint8Array(256);
+  for (const c of enc.encode(`ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789${extra}`)) set[c] = 1;
+  return set;
+};
+const URL_ENCODERS: [keep: Uint8Array, plus: boolean][] = [
+  [unreserved("-_.!~*'()"), false], // encodeURIComponent
+  [unreserved('*-._'), true], // URLSearchParams (application/x-www-form-urlencoded)
+  [unreserved('-_.~'), false], // RFC 3986 unreserved only: Python's quote(safe='')
+];
+
+/**
+ * The first DECODING_PREFIX bytes of a decoding form's spelling, written into a shared scratch
+ * buffer (a decoding pattern keeps no more).
+ */
+const prefix = new Uint8Array(DECODING_PREFIX + 12);
+let prefixLen = 0;
+/** `\uXXXX` with lower-case hex digits. */
+function writeU(code: number): void {
+  prefix[prefixLen++] = 92;
+  prefix[prefixLen++] = 117;
+  for (let shift = 12; shift >= 0; shift -= 4) prefix[prefixLen++] = LOWER_HEX[(code >> shift) & 15];
+}
+
+function hexForm(raw: Uint8Array, o: number, n: number): void {
+  prefixLen = 0;
+  for (let i = o; i < o + n && prefixLen < DECODING_PREFIX; i++) {
+    prefix[prefixLen++] = LOWER_HEX[raw[i] >> 4];
+    prefix[prefixLen++] = LOWER_HEX[raw[i] & 15];
+  }
+}
+
+function urlForm(raw: Uint8Array, o: number, n: number, keep: Uint8Array, plus: boolean): void {
+  prefixLen = 0;
+  for (let i = o; i < o + n && prefixLen < DECODING_PREFIX; i++) {
+    const b = raw[i];
+    if (keep[b]) prefix[prefixLen++] = b;
+    else if (plus && b === 32) prefix[prefixLen++] = 43;
+    else {
+      prefix[prefixLen++] = 37;
+      prefix[prefixLen++] = LOWER_HEX[b >> 4];
+      prefix[prefixLen++] = LOWER_HEX[b & 15];
+    }
+  }
+}
+
+// Which characters a JSON writer escapes as \uXXXX, besides what JSON requires.
+const ESC_GO = 1; // Go's encoding/json: < > & U+2028 U+2029
+const ESC_NON_ASCII = 2; // ASCII-only writers: Python's and PHP's defaults
+const ESC_ALL = 4; // every character
+/** JSON's short escapes for the bytes that have one. */
+const SHORT_ESCAPE = new Uint8Array(256);
+for (const [b, c] of [
+  [34, '"'],
+  [92, '\\'],
+  [8, 'b'],
+  [12, 'f'],
+  [10, 'n'],
+  [13, 'r'],
+  [9, 't'],
+] as const)
+  SHORT_ESCAPE[b] = c.charCodeAt(0);
+
+/**
+ * A JSON string's content as a writer writes it, from the value's UTF-8: `slash` writes `/` as
+ * `\/` (PHP); `escapes` (ESC_* bits) says which characters become `\uXXXX` (UTF-16 code units, so
+ * astral ones as a surrogate pair). Everything else as JSON.stringify writes it.
+ */
+function jsonForm(raw: Uint8Array, o: number, n: number, slash: boolean, escapes: number): void {
+  prefixLen = 0;
+  for (let i = o; i < o + n && prefixLen < DECODING_PREFIX; ) {
+    const b = raw[i];
+    const size = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
+    let cp = size === 1 ? b : b & (0x7f >> size);
+    for (let k = 1; k < size; k++) cp = (cp << 6) | (raw[i + k] & 63);
+    const go = cp === 60 || cp === 62 || cp === 38 || cp === 0x2028 || cp === 0x2029;
+    if (escapes & ESC_ALL || (escapes & ESC_GO && go) || (escapes & ESC_NON_ASCII && cp > 0x7f)) {
+      if (cp > 0xffff) {
+        writeU(0xd800 + ((cp - 0x10000) >> 10));
+        writeU(0xdc00 + ((cp - 0x10000) & 0x3ff));
+      } else writeU(cp);
+    } else if (SHORT_ESCAPE[b] && size === 1) {
+      prefix[prefixLen++] = 92;
+      prefix[prefixLen++] = SHORT_ESCAPE[b];
+    } else if (b < 0x20) writeU(b);
+    else if (slash && b === 47) {
+      prefix[prefixLen++] = 92;
+      prefix[prefixLen++] = 47;
+    } else for (let k = 0; k < size; k++) prefix[prefixLen++] = raw[i + k];
+    i += size;
+  }
+}
+
+/**
+ * Every spelling of every encoded form of a value (a decoding form's first DECODING_PREFIX bytes),
+ * interned into `s`, as (form, kind, string id) triples appended to `out`; a base64 spelling
+ * equal to the raw bytes and repeats within the value are dropped later.
+ */
+function encodedForms(raw: Uint8Array, o: number, n: number, s: Strings, out: number[]): void {
+  const high = highSextets(raw, o, n);
+  for (let a = 0; a < 3; a++) {
+    // The value's bytes after `a` unknown bytes: keep only the characters made of value bits alone.
+    const full = Math.ceil((n + a) / 3) * 4;
+    const from = Math.ceil((8 * a) / 6);
+    const to = Math.floor((8 * (a + n)) / 6);
+    const cut = Math.min(full, from + DECODING_PREFIX);
+    base64Into(raw, o, n, a, from, cut);
+    // The value ending padded data: its last partial character (zero bits after it), then '='.
+    for (let end = to, padded = 0; padded < 2; padded++, end = full) {
+      if (padded && (a + n) % 3 === 0) break;
+      const length = Math.min(end, cut) - from;
+      const std = s.intern(b64Std, 0, length);
+      const shape = a | (padded << 3) | ((end - from) << 4);
+      out.push(F_B64, B64, std, shape);
+      if (high & (1 << a)) out.push(F_B64URL, B64, s.intern(b64Url, 0, length), shape | B64_URL_ALPHABET);
+    }
+  }
+  // Lower case only: verification reads hex digits in any case.
+  hexForm(raw, o, n);
+  out.push(F_HEX, HEX, s.intern(prefix, 0, Math.min(prefixLen, DECODING_PREFIX)), 0);
+  for (let e = 0; e < URL_ENCODERS.length; e++) {
+    urlForm(raw, o, n, URL_ENCODERS[e][0], URL_ENCODERS[e][1]);
+    out.push(F_URL, URL, s.intern(prefix, 0, Math.min(prefixLen, DECODING_PREFIX)), 0);
+  }
+  // Only the spellings that differ: a writer's escapes matter only where the value has such characters.
+  let has = 0;
+  let slash = false;
+  for (let i = o; i < o + n; i++) {
+    const b = raw[i];
+    if (b === 60 || b === 62 || b === 38 || (b === 0xe2 && raw[i + 1] === 0x80 && (raw[i + 2] === 0xa8 || raw[i + 2] === 0xa9))) has |= ESC_GO;
+    if (b > 0x7f) has |= ESC_NON_ASCII;
+    else if (b === 47) slash = true;
+  }
+  for (let e = 0; e <= (ESC_GO | ESC_NON_ASCII) + 1; e++) {
+    // Every subset of the escapes the value has, then every character escaped.
+    const escapes = e > (ESC_GO | ESC_NON_ASCII) ? ESC_ALL : e;
+    if (escapes !== ESC_ALL && (e & has) !== e) continue;
+    for (let slashed = 0; slashed < (slash && escapes !== ESC_ALL ? 2 : 1); slashed++) {
+      jsonForm(raw, o, n, slashed === 1, escapes);
+      out.push(F_JSON, JSON_, s.intern(prefix, 0, Math.min(prefixLen, DECODING_PREFIX)), 0);
+    }
+  }
+}
+
+// ── Tables ─────────────────────────────────────────────────────────────────────────────
+
+interface Tables {
+  count: number; // patterns
+  pat: Uint8Array; // every distinct pattern's bytes (and every value's raw bytes), back to back
+  off: Int32Array;
+  len: Int32Array;
+  kind: Uint8Array;
+  raw: Int32Array; // pattern → offset of its value's raw bytes in `pat`
+  rawLen: Int32Array;
+  slot: Int32Array; // pattern → index into slots (one per name and form)
+  partial: Int32Array; // pattern → its name's `partial` slot
+  b64: Uint8Array; // a base64 pattern's shape: its alignment (B64_ALIGN), alphabet and padding
+  slots: { name: string; form: string }[];
+  rep: Uint8Array[]; // slot → replacement
+  // Sampling filter on the folded 4 bytes at x. `bloom` (a bitset small enough to stay in cache):
+  // may any pattern have them among its first `step` grams? If so, bit o of gram[hash] and of
+  // gram2[hash2] (independent hashes): may a pattern have them at offset o? Only then is x - o a
+  // candidate start. Bit 16 + o: may a base64 pattern have them at an offset below o, line breaks
+  // making up the difference (then x - o is a candidate if a break lies between it and x).
+  step: number;
+  bloom: Int32Array;
+  /**
+   * Base64 split within its first `step + 3` bytes, for a sample holding a line break: the 4 characters
+   * after a break as a pattern's characters at offsets 1 and on (bits by GOLDEN3 and GOLDEN4), or,
+   * when fewer than 4 of its characters follow, the 4 before the break (GOLDEN and GOLDEN5).
+   */
+  breaks: Int32Array;
+  breakShift: number;
+  bloomShift: number;
+  gram: Int32Array;
+  gram2: Int32Array;
+  gramShift: number;
+  // Verification: the key of a start (its first 8 folded bytes, 12 after `\u00`) → patterns.
+  keys: Int32Array;
+  keyFrom: Int32Array; // -1 = empty slot
+  keyTo: Int32Array;
+  keyMask: number;
+  /** Where a group's patterns with a check gram start (`longestIn`). */
+  keyMid: Int32Array;
+  list: Int32Array;
+  /** Longest span of any pattern in input bytes: the stream horizon H. */
+  horizon: number;
+  /** Whether every value, so every pattern, is ASCII: a string is then scanned as it is (`scanText`). */
+  ascii: boolean;
+  /**
+   * Pattern → its check gram (`longestIn`), where `checked`: a url or json pattern's value's 4 bytes
+   * at CHECK_AT, any other's own 4 bytes there, folded.
+   */
+  check: Int32Array;
+  checked: Uint8Array;
+}
+
+function pow2Bits(n: number): number {
+  return Math.max(1, Math.ceil(Math.log2(Math.max(2, n))));
+}
+
+const gramAt = (d: Uint8Array, i: number) => d[i] | (d[i + 1] << 8) | (d[i + 2] << 16) | (d[i + 3] << 24) | FOLD;
+/** The 4 bytes at i as they are (a value's, unfolded). */
+const wordAt = (d: Uint8Array, i: number) => d[i] | (d[i + 1] << 8) | (d[i + 2] << 16) | (d[i + 3] << 24);
+/** `\u00`, folded: starts whose key reads 12 bytes (every JSON escape of ASCII begins so). */
+const U00 = gramAt(enc.encode('\\u00'), 0);
+const mixKey = (a: number, b: number, c: number) => {
+  let h = Math.imul(a, GOLDEN) ^ b;
+  h = Math.imul(h ^ (h >>> 15), GOLDEN2) ^ c;
+  return Math.imul(h ^ (h >>> 13), GOLDEN3) ^ (h >>> 16);
+};
+const isLong = (d: Uint8Array, o: number, len: number) => len >= 12 && gramAt(d, o) === U00;
+const keyOfPattern = (d: Uint8Array, o: number, len: number) => mixKey(gramAt(d, o), gramAt(d, o + 4), isLong(d, o, len) ? gramAt(d, o + 8) : 0);
+
+/** The filter's tables as `build` fills them. */
+interface Filling {
+  pat: Uint8Array;
+  step: number;
+  b64Bits: Int32Array;
+  bloom: Int32Array;
+  bloomShift: number;
+  gram: Int32Array;
+  gram2: Int32Array;
+  gramShift: number;
+  breaks: Int32Array;
+  breakShift: number;
+  keys: Int32Array;
+  keyFrom: Int32Array;
+  keyTo: Int32Array;
+  keyMask: number;
+}
+
+/**
+ * A pattern's grams into the filter: those at 0..step-1 into the bloom and the offset tables; a
+ * base64 pattern's at 1..step+2 also into `breaks` (the 4 characters after a break at k where they
+ * fit, else the 4 before it). Small, so it is compiled early even in the first compile.
+ */
+function addGrams(t: Filling, o: number, len: number, b64: boolean): void {
+  const { pat, step, bloomShift, gramShift, breakShift, bloom, gram, gram2, breaks } = t;
+  const fit = b64 ? Math.min(step + 2, len - 4) : step - 1;
+  let w = (pat[o] << 8) | (pat[o + 1] << 16) | (pat[o + 2] << 24);
+  for (let g = 0; g <= fit; g++) {
+    w = (w >>> 8) | (pat[o + g + 3] << 24);
+    const v = w | FOLD;
+    if (g < step) {
+      const b = Math.imul(v, GOLDEN3) >>> bloomShift;
+      bloom[b >>> 5] |= 1 << (b & 31);
+      const bits = b64 ? t.b64Bits[g] : 1 << g;
+      gram[Math.imul(v, GOLDEN) >>> gramShift] |= bits;
+      gram2[Math.imul(v, GOLDEN2) >>> gramShift] |= bits;
+    }
+    if (b64 && g > 0) {
+      const b = Math.imul(v, GOLDEN3) >>> breakShift;
+      const c = Math.imul(v, GOLDEN4) >>> breakShift;
+      breaks[b >>> 5] |= 1 << (b & 31);
+      breaks[c >>> 5] |= 1 << (c & 31);
+    }
+  }
+  if (!b64) return;
+  for (let k = fit + 1; k < step + 3; k++) {
+    const v = gramAt(pat, o + k - 4);
+    const b = Math.imul(v, GOLDEN) >>> breakShift;
+    const c = Math.imul(v, GOLDEN5) >>> breakShift;
+    breaks[b >>> 5] |= 1 << (b & 31);
+    breaks[c >>> 5] |= 1 << (c & 31);
+  }
+}
+
+/** Counts a pattern under key k in the open-addressed key table; returns its slot. */
+function addKey(t: Filling, k: number): number {
+  const { keys, keyFrom, keyTo, keyMask } = t;
+  let h = k & keyMask;
+  while (keyFrom[h] !== -1 && keys[h] !== k) h = (h + 1) & keyMask;
+  keys[h] = k;
+  keyFrom[h] = 0;
+  keyTo[h]++;
+  return h;
+}
+
+/** Each string's UTF-8, as views of one buffer. */
+function encodeAll(strings: string[]): Uint8Array[] {
+  const joined = strings.join('');
+  const bytes = enc.encode(joined);
+  if (bytes.length !== joined.length) return strings.map((r) => enc.encode(r));
+  let at = 0;
+  return strings.map((r) => bytes.subarray(at, (at += r.length)));
+}
+
+function build(values: readonly ScrubValue[]): Tables {
+  const s = new Strings();
+  const pBytes: number[] = [];
+  const pKind: number[] = [];
+  const pRaw: number[] = [];
+  const pSlot: number[] = [];
+  const pPartial: number[] = [];
+  const pShape: number[] = []; // a base64 pattern's shape (B64_* bits, its length << 4)
+  const slots: { name: string; form: string }[] = [];
+  // Slot → the text that replaces its matches: a name's `partial` slot and every encoded form's
+  // `[redacted:NAME]` (one shared array), a `raw` slot the placeholder. Encoded together at the end.
+  const repText: string[] = [];
+  const repOf: number[] = []; // slot → the slot whose text it shares
+  // Per name (by first appearance), its slot per form, -1 for none yet: the first value of a name
+  // decides its replacements.
+  const nameIndex = new Map<string, number>();
+  const slotOf = new Int32Array(values.length * FORMS.length).fill(-1);
+  const rawIds = values.map((v, i) => {
+    // The name, never the value, goes into the message.
+    // UTF-8 takes at least a byte per code unit: a longer string isn't encoded at all.
+    const size = v.value.length > MAX_VALUE_BYTES ? Infinity : encodeIntoScratch(v.value);
+    if (size < MIN_VALUE_BYTES) throw new RangeError(`scrubber: value #${i} (${v.name}) is shorter than ${MIN_VALUE_BYTES} bytes`);
+    if (size > MAX_VALUE_BYTES) throw new RangeError(`scrubber: value #${i} (${v.name}) is longer than 1 MiB`);
+    return s.intern(scratch, 0, size);
+  });
+  const add = (bytes: number, kind: number, v: number, form: number, shape: number) => {
+    const name = values[v].name;
+    let at = nameIndex.get(name);
+    if (at === undefined) {
+      nameIndex.set(name, (at = nameIndex.size * FORMS.length));
+      slotOf[at + F_PARTIAL] = slots.push({ name, form: 'partial' }) - 1;
+      repOf.push(repText.push(`[redacted:${name}]`) - 1);
+    }
+    let slot = slotOf[at + form];
+    if (slot < 0) {
+      slotOf[at + form] = slot = slots.push({ name, form: FORMS[form] }) - 1;
+      repOf.push(form === F_RAW ? repText.push(values[v].placeholder) - 1 : repOf[slotOf[at + F_PARTIAL]]);
+    }
+    pBytes.push(bytes);
+    pKind.push(kind);
+    pRaw.push(rawIds[v]);
+    pSlot.push(slot);
+    pPartial.push(slotOf[at + F_PARTIAL]);
+    pShape.push(shape);
+  };
+  // Raw forms first, so a value that is also another's encoded form comes back as its placeholder.
+  for (let v = 0; v < values.length; v++) {
+    if (s.flags[rawIds[v]] & RAW_ADDED) continue;
+    s.flags[rawIds[v]] |= RAW_ADDED;
+    add(rawIds[v], EXACT, v, F_RAW, 0);
+  }
+  const forms: number[] = [];
+  const decoding: number[] = []; // this value's decoding patterns so far: string id × 8 + kind
+  for (let v = 0; v < values.length; v++) {
+    // A value met before (under any name) has all its patterns already.
+    if (s.flags[rawIds[v]] & FORMS_DONE) continue;
+    s.flags[rawIds[v]] |= FORMS_DONE;
+    forms.length = 0;
+    decoding.length = 0;
+    encodedForms(s.bytes, s.off[rawIds[v]], s.len[rawIds[v]], s, forms);
+    for (let f = 0; f < forms.length; f += 4) {
+      const kind = forms[f + 1];
+      const bytes = forms[f + 2];
+      // A decoding pattern is its kind, its value and its first bytes (what the filter and the key
+      // read); a base64 one also its shape, and every shape of a value comes once.
+      if (kind !== B64) {
+        const id = bytes * 8 + kind;
+        if (decoding.includes(id)) continue;
+        decoding.push(id);
+      }
+      add(bytes, kind, v, forms[f], forms[f + 3]);
+    }
+  }
+
+  const pat = s.bytes.slice(0, s.size);
+  let ascii = true;
+  for (let i = 0; i < pat.length && ascii; i++) ascii = pat[i] < 0x80;
+  const texts = encodeAll(repText);
+  const rep = repOf.map((k) => texts[k]);
+  const count = pBytes.length;
+  const off = new Int32Array(count);
+  const len = new Int32Array(count);
+  const kind = Uint8Array.from(pKind);
+  const raw = new Int32Array(count);
+  const rawLen = new Int32Array(count);
+  const slot = Int32Array.from(pSlot);
+  const partial = Int32Array.from(pPartial);
+  const b64 = new Uint8Array(count);
+  let minLen = Infinity;
+  let horizon = 0;
+  for (let i = 0; i < count; i++) {
+    off[i] = s.off[pBytes[i]];
+    len[i] = kind[i] === B64 ? pShape[i] >> 4 : s.len[pBytes[i]];
+    b64[i] = pShape[i] & 15;
+    raw[i] = s.off[pRaw[i]];
+    rawLen[i] = s.len[pRaw[i]];
+    minLen = Math.min(minLen, len[i]);
+    horizon = Math.max(horizon, spanOf(kind[i], len[i], rawLen[i]));
+  }
+
+  const check = new Int32Array(count);
+  const checked = new Uint8Array(count);
+  for (let i = 0; i < count; i++) {
+    // url and json are told apart by their values' bytes, the others by their own.
+    const decoded = kind[i] === URL || kind[i] === JSON_;
+    if ((decoded ? rawLen[i] : s.len[pBytes[i]]) < CHECK_AT + 4) continue;
+    checked[i] = 1;
+    check[i] = decoded ? wordAt(pat, raw[i] + CHECK_AT) : gramAt(pat, off[i] + CHECK_AT);
+  }
+
+  // Every start s has a sample in [s, s + step); a pattern has its grams at offsets 0..step-1.
+  const step = count ? Math.min(MAX_STEP, minLen - 3) : 1;
+  const gramBits = Math.min(GRAM_MAX_BITS, Math.max(12, pow2Bits(count * step * 8)));
+  const gram = new Int32Array(1 << gramBits);
+  const gram2 = new Int32Array(1 << gramBits);
+  const bloomBits = Math.min(BLOOM_MAX_BITS, Math.max(10, pow2Bits(count * step * BLOOM_BITS_PER_GRAM)));
+  const bloom = new Int32Array(1 << (bloomBits - 5));
+  const bloomShift = 32 - bloomBits;
+  let b64Count = 0;
+  for (let i = 0; i < count; i++) b64Count += kind[i] === B64 ? 1 : 0;
+  // Two bits per entry, so a text whose lines all end and begin alike rarely passes by chance.
+  const breakBits = Math.min(BREAKS_MAX_BITS, Math.max(10, pow2Bits(b64Count * (step + 2) * 2 * BLOOM_BITS_PER_GRAM)));
+  const breaks = new Int32Array(1 << (breakBits - 5));
+  const breakShift = 32 - breakBits;
+  const gramShift = 32 - gramBits;
+  // Verification table, open addressing on the start's key.
+  const keyBits = pow2Bits(count * 2);
+  const keys = new Int32Array(1 << keyBits);
+  const keyFrom = new Int32Array(1 << keyBits).fill(-1);
+  const keyTo = new Int32Array(1 << keyBits);
+  const keyMask = (1 << keyBits) - 1;
+  const keyOf = new Int32Array(count);
+  // The offset bits of a base64 pattern's gram at g: g, and 16 + o for each o above g (line
+  // breaks of o - g bytes before it, after at least its first character).
+  const b64Bits = new Int32Array(step);
+  for (let g = 0; g < step; g++) {
+    b64Bits[g] = 1 << g;
+    if (g > 0) for (let o = g + 1; o < step; o++) b64Bits[g] |= 1 << (16 + o);
+  }
+  const t = { pat, step, b64Bits, bloom, bloomShift, gram, gram2, gramShift, breaks, breakShift, keys, keyFrom, keyTo, keyMask };
+  for (let i = 0; i < count; i++) {
+    // The same bytes give the same entries.
+    const filtered = kind[i] === B64 ? FILTERED_B64 : FILTERED;
+    if (!(s.flags[pBytes[i]] & filtered)) {
+      s.flags[pBytes[i]] |= filtered;
+      addGrams(t, off[i], len[i], kind[i] === B64);
+    }
+    keyOf[i] = addKey(t, keyOfPattern(pat, off[i], len[i]));
+  }
+  // Group the patterns by key (counting sort), each group in pattern order (raw forms first).
+  let at = 0;
+  for (let h = 0; h < keys.length; h++) {
+    if (keyFrom[h] === -1) continue;
+    keyFrom[h] = at;
+    at += keyTo[h];
+    keyTo[h] = keyFrom[h];
+  }
+  const list = new Int32Array(count);
+  for (let i = 0; i < count; i++) list[keyTo[keyOf[i]]++] = i;
+  // A group of CHECK_FROM patterns and more: those without a check gram first, in pattern order,
+  // then those with one, by class and check gram, so a start verifies only those whose gram it has.
+  const keyMid = Int32Array.from(keyTo);
+  for (let h = 0; h < keys.length; h++) {
+    if (keyFrom[h] === -1 || keyTo[h] - keyFrom[h] < CHECK_FROM) continue;
+    const group = Array.from(list.subarray(keyFrom[h], keyTo[h]));
+    const plain = group.filter((p) => checked[p] === 0);
+    list.set(plain, keyFrom[h]);
+    list.set(
+      group.filter((p) => checked[p] === 1).sort((a, b) => CHECK_CLASS[kind[a]] - CHECK_CLASS[kind[b]] || check[a] - check[b] || a - b),
+      (keyMid[h] = keyFrom[h] + plain.length),
+    );
+  }
+  return {
+    count,
+    pat,
+    off,
+    len,
+    kind,
+    raw,
+    rawLen,
+    slot,
+    partial,
+    b64,
+    slots,
+    rep,
+    step,
+    bloom,
+    bloomShift,
+    breaks,
+    breakShift,
+    gram,
+    gram2,
+    gramShift,
+    keys,
+    keyFrom,
+    keyTo,
+    keyMid,
+    keyMask,
+    list,
+    horizon,
+    ascii,
+    check,
+    checked,
+  };
+}
+
+/** Every typed array of the tables but the replacements. */
+const typedArraysOf = (t: Tables) => [
+  t.pat,
+  t.off,
+  t.len,
+  t.kind,
+  t.raw,
+  t.rawLen,
+  t.slot,
+  t.partial,
+  t.b64,
+  t.bloom,
+  t.breaks,
+  t.gram,
+  t.gram2,
+  t.keys,
+  t.keyFrom,
+  t.keyTo,
+  t.keyMid,
+  t.list,
+  t.check,
+  t.checked,
+];
+
+function tableBytes(t: Tables): number {
+  return typedArraysOf(t).reduce((n, a) => n + a.byteLength, 0) + t.rep.reduce((n, r) => n + r.byteLength, 0);
+}
+
+// ── Verification ───────────────────────────────────────────────────────────────────────
+
+/** The end of pattern p matched at s in d[0, n), or -1. */
+function verify(t: Tables, p: number, d: Uint8Array, s: number, n: number): number {
+  const { pat } = t;
+  switch (t.kind[p]) {
+    case EXACT: {
+      const o = t.off[p] - s;
+      const end = s + t.len[p];
+      if (end > n) return -1;
+      for (let i = s; i < end; i++) if (d[i] !== pat[o + i]) return -1;
+      return end;
+    }
+    case B64: {
+      const shape = t.b64[p];
+      const a = shape & B64_ALIGN;
+      const chars = shape & B64_URL_ALPHABET ? B64_URL : B64_STD;
+      const r = t.raw[p];
+      const size = t.rawLen[p];
+      const total = size + a;
+      const from = Math.ceil((8 * a) / 6);
+      let v = 0;
+      let i = s;
+      for (let c = from, end = from + t.len[p]; c < end; c++, i++) {
+        if (c > from && i < n) i = skipBreak(d, i, n);
+        if (i >= n) return -1;
+        // Character c of base64(a zero bytes, then the value), group by group.
+        const pos = c & 3;
+        const at = c - pos - (c >> 2); // 3 × the group, the group's first byte after the zeros
+        if (pos === 0 || c === from) {
+          const j = r + at - a;
+          v = ((at >= a ? pat[j] : 0) << 16) | (at + 1 >= a && at + 1 < total ? pat[j + 1] << 8 : 0) | (at + 2 < total ? pat[j + 2] : 0);
+        }
+        const expected = (pos === 2 && at + 1 >= total) || (pos === 3 && at + 2 >= total) ? EQ : chars[(v >> (18 - 6 * pos)) & 63];
+        if (d[i] !== expected) return -1;
+      }
+      return i;
+    }
+    case HEX: {
+      const o = t.raw[p];
+      const end = s + 2 * t.rawLen[p];
+      if (end > n) return -1;
+      for (let i = s, j = o; i < end; i += 2, j++) {
+        const hi = HEXVAL[d[i]];
+        const lo = HEXVAL[d[i + 1]];
+        if (hi === 255 || lo === 255 || ((hi << 4) | lo) !== pat[j]) return -1;
+      }
+      return end;
+    }
+    case URL: {
+      let i = s;
+      for (let j = t.raw[p], end = j + t.rawLen[p]; j < end; j++) {
+        if (i >= n) return -1;
+        const b = urlByte(d, i, n);
+        i = unitEnd;
+        if (b !== pat[j]) return -1;
+      }
+      return i;
+    }
+    default:
+      return verifyJson(pat, t.raw[p], t.rawLen[p], d, s, n);
+  }
+}
+
+/** Four hex digits at i as a number, or -1. */
+function hexAt(d: Uint8Array, i: number, n: number): number {
+  if (i + 4 > n) return -1;
+  const a = HEXVAL[d[i]];
+  const b = HEXVAL[d[i + 1]];
+  const c = HEXVAL[d[i + 2]];
+  const e = HEXVAL[d[i + 3]];
+  return (a | b | c | e) > 15 ? -1 : (a << 12) | (b << 8) | (c << 4) | e;
+}
+
+/** Where the unit `urlByte` or `jsonEscape` read ends. */
+let unitEnd = 0;
+/** A code point's UTF-8, for comparing an escape with a value's bytes. */
+const UNIT = new Uint8Array(4);
+
+/** A line break (LF or CRLF) at i skipped, as base64 verification skips one before a character. */
+const skipBreak = (d: Uint8Array, i: number, n: number) => (d[i] === 10 ? i + 1 : d[i] === 13 && i + 1 < n && d[i + 1] === 10 ? i + 2 : i);
+
+/** The byte that url form's unit at i stands for (`%XX` in either case, `+` for a space, else itself); sets `unitEnd`. */
+function urlByte(d: Uint8Array, i: number, n: number): number {
+  const b = d[i];
+  unitEnd = i + 1;
+  if (b === 43) return 32;
+  if (b !== 37 || i + 2 >= n || HEXVAL[d[i + 1]] === 255 || HEXVAL[d[i + 2]] === 255) return b;
+  unitEnd = i + 3;
+  return (HEXVAL[d[i + 1]] << 4) | HEXVAL[d[i + 2]];
+}
+
+/**
+ * The code point of the JSON escape at i (a `\` there): a short escape, `\uXXXX` in either case, or
+ * a surrogate pair of them; -1 where it isn't a valid one. Sets `unitEnd`.
+ */
+function jsonEscape(d: Uint8Array, i: number, n: number): number {
+  if (i + 1 >= n) return -1;
+  const e = d[i + 1];
+  if (e !== 117) {
+    unitEnd = i + 2;
+    return JSON_ESCAPE[e] === 0 ? -1 : JSON_ESCAPE[e];
+  }
+  let cp = hexAt(d, i + 2, n);
+  if (cp < 0 || (cp >= 0xdc00 && cp < 0xe000)) return -1;
+  unitEnd = i + 6;
+  if (cp >= 0xd800 && cp < 0xdc00) {
+    if (i + 7 >= n || d[i + 6] !== 92 || d[i + 7] !== 117) return -1;
+    const lo = hexAt(d, i + 8, n);
+    if (lo < 0xdc00 || lo >= 0xe000) return -1;
+    cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+    unitEnd = i + 12;
+  }
+  return cp;
+}
+
+/** JSON string content at s decoding to pat[j, j + len): its end, or -1. */
+function verifyJson(pat: Uint8Array, j: number, len: number, d: Uint8Array, s: number, n: number): number {
+  const end = j + len;
+  let i = s;
+  while (j < end) {
+    if (i >= n) return -1;
+    const c = d[i];
+    if (c !== 92) {
+      if (c !== pat[j]) return -1;
+      i++;
+      j++;
+      continue;
+    }
+    const cp = jsonEscape(d, i, n);
+    if (cp < 0) return -1;
+    i = unitEnd;
+    // The code point's UTF-8 bytes against the value's.
+    const k = utf8Into(UNIT, 0, cp);
+    if (j + k > end) return -1;
+    for (let q = 0; q < k; q++) if (UNIT[q] !== pat[j + q]) return -1;
+    j += k;
+  }
+  return i;
+}
+
+// ── Matching ───────────────────────────────────────────────────────────────────────────
+
+/** Where the bucket for key k starts in `list`, or -1. */
+function bucket(t: Tables, k: number): number {
+  const { keys, keyFrom, keyMask } = t;
+  let h = k & keyMask;
+  while (keyFrom[h] !== -1 && keys[h] !== k) h = (h + 1) & keyMask;
+  return keyFrom[h] === -1 ? -1 : h;
+}
+
+/**
+ * The longest match starting at s within d[0, n) of the patterns under key k (only base64 ones
+ * when `b64Only`): its pattern into best[0] and end into best[1], or false.
+ */
+function longestIn(t: Tables, k: number, d: Uint8Array, s: number, n: number, b64Only: boolean, best: Int32Array): boolean {
+  const h = bucket(t, k);
+  if (h < 0) return false;
+  const { list } = t;
+  const mid = t.keyMid[h];
+  const to = t.keyTo[h];
+  let found = false;
+  for (let j = t.keyFrom[h]; j < mid; j++) found = consider(t, list[j], d, s, n, b64Only, best, found);
+  if (mid === to) return found;
+  // Many patterns under one key (values sharing a prefix, as one vendor's keys do): of a class,
+  // only those with the input's check gram can match; a class the input can't match is passed.
+  for (let j = mid; j < to; ) {
+    const c = CHECK_CLASS[t.kind[list[j]]];
+    const end = firstWhere(j, to, (i) => CHECK_CLASS[t.kind[list[i]]] > c);
+    const check = checkOf(c, d, s, n);
+    if (check !== null) {
+      j = firstWhere(j, end, (i) => t.check[list[i]] >= check);
+      for (; j < end && t.check[list[j]] === check; j++) found = consider(t, list[j], d, s, n, b64Only, best, found);
+    }
+    j = end;
+  }
+  return found;
+}
+
+/** Bytes 0 to CHECK_AT + 4 of what a class reads at a start. */
+const READ = new Uint8Array(CHECK_AT + 8);
+
+/**
+ * The check gram of the input at s for a class, read as its patterns' verification reads it: raw
+ * and hex bytes as they are, url and json decoded to the value's bytes, base64 characters with a
+ * line break skipped before each; null where no pattern of the class can match there.
+ */
+function checkOf(c: number, d: Uint8Array, s: number, n: number): number | null {
+  const want = CHECK_AT + 4;
+  if (c === 0) return s + want <= n ? gramAt(d, s + CHECK_AT) : null;
+  let i = s;
+  for (let k = 0; k < want; ) {
+    if (k > 0 && c === 3 && i < n) i = skipBreak(d, i, n);
+    if (i >= n) return null;
+    if (c === 3) {
+      READ[k++] = d[i++];
+    } else if (c === 1) {
+      READ[k++] = urlByte(d, i, n);
+      i = unitEnd;
+    } else if (d[i] !== 92) {
+      READ[k++] = d[i++];
+    } else {
+      const cp = jsonEscape(d, i, n);
+      if (cp < 0) return null;
+      i = unitEnd;
+      k = utf8Into(READ, k, cp);
+    }
+  }
+  return c === 3 ? gramAt(READ, CHECK_AT) : wordAt(READ, CHECK_AT);
+}
+
+/** A code point's UTF-8 into `out` at k; answers the index after it. */
+function utf8Into(out: Uint8Array, k: number, cp: number): number {
+  if (cp < 0x80) out[k++] = cp;
+  else if (cp < 0x800) {
+    out[k++] = 0xc0 | (cp >> 6);
+    out[k++] = 0x80 | (cp & 63);
+  } else if (cp < 0x10000) {
+    out[k++] = 0xe0 | (cp >> 12);
+    out[k++] = 0x80 | ((cp >> 6) & 63);
+    out[k++] = 0x80 | (cp & 63);
+  } else {
+    out[k++] = 0xf0 | (cp >> 18);
+    out[k++] = 0x80 | ((cp >> 12) & 63);
+    out[k++] = 0x80 | ((cp >> 6) & 63);
+    out[k++] = 0x80 | (cp & 63);
+  }
+  return k;
+}
+
+/** The first i in [lo, hi) where `past(i)` holds, `past` being false and then true across it. */
+function firstWhere(lo: number, hi: number, past: (i: number) => boolean): number {
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1;
+    if (past(m)) hi = m;
+    else lo = m + 1;
+  }
+  return lo;
+}
+
+/** Pattern p verified at s: the longer match into `best`, the earlier pattern on a tie. */
+function consider(t: Tables, p: number, d: Uint8Array, s: number, n: number, b64Only: boolean, best: Int32Array, found: boolean): boolean {
+  if (b64Only && t.kind[p] !== B64) return found;
+  const e = verify(t, p, d, s, n);
+  if (e < 0 || (found && (e < best[1] || (e === best[1] && p > best[0])))) return found;
+  best[0] = p;
+  best[1] = e;
+  return true;
+}
+
+/** Whether a 4-byte read holds an LF or a CR (exact). */
+const hasBreak = (v: number) => {
+  const a = v ^ 0x0a0a0a0a;
+  const c = v ^ 0x0d0d0d0d;
+  return ((((a - 0x01010101) & ~a) | ((c - 0x01010101) & ~c)) & 0x80808080) !== 0;
+};
+
+/** Reused for the key of a base64 start with line breaks skipped. */
+const KEY = new Uint8Array(8);
+
+/**
+ * The longest match starting at s. Its first 8 bytes (12 after `\u00`) are the key; when a line
+ * break lies among them, base64 patterns are also looked up by the first 8 base64 characters from s
+ * with line breaks skipped (no other pattern spans a break).
+ */
+function matchAt(t: Tables, d: Uint8Array, s: number, n: number, best: Int32Array): boolean {
+  if (s + 8 > n) return false;
+  const g0 = gramAt(d, s);
+  const g1 = gramAt(d, s + 4);
+  let found = longestIn(t, mixKey(g0, g1, 0), d, s, n, false, best);
+  if (g0 === U00 && s + 12 <= n) found = longer(t, mixKey(g0, g1, gramAt(d, s + 8)), d, s, n, false, best, found);
+  if (!hasBreak(d[s] | (d[s + 1] << 8) | (d[s + 2] << 16) | (d[s + 3] << 24)) && !hasBreak(d[s + 4] | (d[s + 5] << 8) | (d[s + 6] << 16) | (d[s + 7] << 24)))
+    return found;
+  let i = s;
+  let k = 0;
+  while (k < 8 && i < n) {
+    const c = d[i];
+    if (IS_B64[c]) {
+      KEY[k++] = c;
+      i++;
+    } else if (c === 10 && k > 0) i++;
+    else if (c === 13 && k > 0 && i + 1 < n && d[i + 1] === 10) i += 2;
+    else break;
+  }
+  if (k < 8) return found;
+  return longer(t, mixKey(gramAt(KEY, 0), gramAt(KEY, 4), 0), d, s, n, true, best, found);
+}
+
+/** `longestIn` for a second key at the same start: the longer match, the earlier pattern on a tie. */
+function longer(t: Tables, k: number, d: Uint8Array, s: number, n: number, b64Only: boolean, best: Int32Array, found: boolean): boolean {
+  const p = best[0];
+  const e = found ? best[1] : -1;
+  if (!longestIn(t, k, d, s, n, b64Only, best)) return found;
+  if (e > best[1] || (e === best[1] && p < best[0])) {
+    best[0] = p;
+    best[1] = e;
+  }
+  return true;
+}
+
+/** Whether a 4-byte read holds a byte below 14 (so maybe a CR or an LF; exact, no misses). */
+const hasControl = (v: number) => ((v - 0x0e0e0e0e) & ~v & 0x80808080) !== 0;
+
+/**
+ * Finds the leftmost-longest matches starting in [from, limit) of d[0, n) into `m` as
+ * (start, pattern, end) triples.
+ */
+function scan(t: Tables, d: Uint8Array, from: number, limit: number, n: number, m: number[]): void {
+  const { step, bloom, bloomShift, gram, gram2, gramShift } = t;
+  const view = new DataView(d.buffer, d.byteOffset, d.byteLength);
+  let x = from + step - 1; // the sample at x covers starts (x - step, x]
+  const last = Math.min(n - 4, limit + step - 2);
+  while (x <= last) {
+    // The fast loop: one 4-byte read per sample, on to the next sample unless the filter passes
+    // or the read holds a control byte (a line break may hide a wrapped base64 form).
+    const r = view.getInt32(x, true);
+    const g = r | FOLD;
+    const b = Math.imul(g, GOLDEN3) >>> bloomShift;
+    if (
+      ((bloom[b >>> 5] & (1 << (b & 31))) === 0 || (gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift]) === 0) &&
+      (!hasControl(r) || !breakInRun(t, d, x, n, r))
+    ) {
+      x += step;
+      continue;
+    }
+    const next = sample(t, d, x, limit, n, m, r);
+    x = next >= 0 ? next + step - 1 : x + step;
+  }
+}
+
+/** Reused by the scan for each candidate's longest match. */
+const BEST = new Int32Array(2);
+
+/**
+ * The sample at x (its 4 bytes `r`): the leftmost start in (x - step, x] where a match may start
+ * and does goes into `m`; returns the match's end, or -1. A start is tried when the filter names
+ * its offset; for base64, also when a line break before x shifted the bytes (and there is one), and
+ * every start when the sample's own bytes hold a line break inside a base64 run.
+ */
+function sample(t: Tables, d: Uint8Array, x: number, limit: number, n: number, m: number[], r: number): number {
+  const { step, bloom, bloomShift, gram, gram2, gramShift } = t;
+  const g = r | FOLD;
+  const b = Math.imul(g, GOLDEN3) >>> bloomShift;
+  let bits = 0;
+  if ((bloom[b >>> 5] & (1 << (b & 31))) !== 0) bits = gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift];
+  const wrap = hasControl(r) && breakInRun(t, d, x, n, r);
+  if (bits === 0 && !wrap) return -1;
+  for (let o = step - 1; o >= 0; o--) {
+    const s = x - o;
+    if (s >= limit) break;
+    if (((bits >> o) & 1) === 0 && !wrap && (((bits >> (16 + o)) & 1) === 0 || !breakIn(d, s, x))) continue;
+    if (!matchAt(t, d, s, n, BEST)) continue;
+    m.push(s, BEST[0], BEST[1]);
+    return BEST[1];
+  }
+  return -1;
+}
+
+/** Whether d[a, b) holds a CR or an LF. */
+function breakIn(d: Uint8Array, a: number, b: number): boolean {
+  for (let i = a; i < b; i++) if (d[i] === 10 || d[i] === 13) return true;
+  return false;
+}
+
+/** Whether a folded gram holds no CR or LF (folding maps them to '-' and '*', which base64url and grams can also hold: a false "break" only costs the full check). */
+const noBreak = (g: number) => {
+  const x = g ^ 0x2a2a2a2a; // LF | 0x20
+  const y = g ^ 0x2d2d2d2d; // CR | 0x20
+  return ((((x - 0x01010101) & ~x) | ((y - 0x01010101) & ~y)) & 0x80808080) === 0;
+};
+
+/**
+ * Whether a line break in the sample's 4 bytes `r` at x (an LF there, or a CR at x + 3 before an
+ * LF at x + 4) lies between base64 characters and may be the break of a base64 form within its
+ * first `step + 3` bytes (`mayBreak`).
+ */
+function breakInRun(t: Tables, d: Uint8Array, x: number, n: number, r: number): boolean {
+  const z = r ^ 0x0a0a0a0a;
+  // The LF bytes' high bits (exact for the lowest; one above it may be a false 0x0b, checked below).
+  let lf = (z - 0x01010101) & ~z & 0x80808080;
+  while (lf !== 0) {
+    const low = lf & -lf;
+    const p = x + ((31 - Math.clz32(low)) >> 3);
+    if (d[p] === 10 && mayBreak(t, d, p, n)) return true;
+    lf ^= low;
+  }
+  return d[x + 3] === 13 && x + 4 < n && d[x + 4] === 10 && mayBreak(t, d, x + 4, n);
+}
+
+/**
+ * Whether the LF at p lies between base64 characters (after a CR or not) and may be the break of a
+ * base64 form within its first `step + 3` bytes: the 4 characters after it as a pattern's
+ * characters at offsets 1 and on, or, when fewer than 4 of its characters follow, the 4 before it
+ * (a filter of its own; a 4-byte read holding a line break passes).
+ */
+function mayBreak(t: Tables, d: Uint8Array, p: number, n: number): boolean {
+  if (p + 1 >= n || !IS_B64[d[p + 1]]) return false;
+  const before = d[p - 1] === 13 ? p - 2 : p - 1;
+  if (before < 0 || !IS_B64[d[before]]) return false;
+  if (p + 5 > n || before < 3) return true;
+  return breaksPass(t, gramAt(d, p + 1), gramAt(d, before - 3));
+}
+
+/** The breaks filter of `mayBreak`, on the folded 4 characters after a line break and the 4 before it. */
+function breaksPass(t: Tables, after: number, ahead: number): boolean {
+  if (!noBreak(after) || !noBreak(ahead)) return true;
+  const { breaks, breakShift } = t;
+  const a = Math.imul(after, GOLDEN3) >>> breakShift;
+  const a2 = Math.imul(after, GOLDEN4) >>> breakShift;
+  if ((breaks[a >>> 5] & (1 << (a & 31))) !== 0 && (breaks[a2 >>> 5] & (1 << (a2 & 31))) !== 0) return true;
+  const c = Math.imul(ahead, GOLDEN) >>> breakShift;
+  const c2 = Math.imul(ahead, GOLDEN5) >>> breakShift;
+  return (breaks[c >>> 5] & (1 << (c & 31))) !== 0 && (breaks[c2 >>> 5] & (1 << (c2 & 31))) !== 0;
+}
+
+// ── Strings, when every value is ASCII ─────────────────────────────────────────────────
+// A match is then a run of ASCII characters, so it stands at the same offsets in a string's
+// characters as in its UTF-8 where the text is ASCII, and is the same run of characters wherever
+// it is not. The scan reads the characters: no encoding, which costs Chromium more than the scan.
+
+/**
+ * Starts a segment covers: a sample the filter passes has the chars from its first start to the
+ * segment's end (and the stream horizon more, for verification) read as bytes by `scan`. Where
+ * candidates are dense, the rest of the range is read as bytes at once, so no text is read as
+ * bytes much more than once, and a range's work stays within its chars and one horizon.
+ */
+const SEGMENT = 256;
+/** Bytes before a scan's first start that it may read (a line break's base64 neighbours). */
+const LOOKBACK = 8;
+let charBytes = new Uint8Array(0);
+/** The most `charBytes` keeps between calls; a longer run gets an array of its own. */
+const CHAR_BYTES_MAX = 1 << 20;
+
+/**
+ * text[a, b) with a lone surrogate as U+FFFD, as through UTF-8: each piece between matches on its
+ * own, so taking a match out never pairs the halves around it.
+ */
+const wellFormed = (text: string, a: number, b: number) => text.slice(a, b).toWellFormed();
+
+/** The chars of text[a, b) as bytes: an ASCII char as itself, any other as 0xff, which no pattern holds. */
+function charsAsBytes(text: string, a: number, b: number): Uint8Array {
+  let out = charBytes;
+  if (out.length < b - a) {
+    out = new Uint8Array(Math.max(b - a, Math.min(CHAR_BYTES_MAX, 2 * out.length)));
+    if (out.length <= CHAR_BYTES_MAX) charBytes = out;
+  }
+  for (let i = a; i < b; i++) {
+    const c = text.charCodeAt(i);
+    out[i - a] = c < 0x80 ? c : 0xff;
+  }
+  return out.subarray(0, b - a);
+}
+
+/**
+ * `scan` of a string's starts in [start, stop), for tables whose patterns are all ASCII: matches
+ * into `m` at char offsets; answers the first start left to scan (past `stop` when a match runs
+ * over it, the text's length at its end). A sample is 4 chars; one holding a char past ASCII lies
+ * in no match, so is passed over. Where the filter passes (or a line break may split base64),
+ * `scan` runs on a segment of the chars as bytes from the sample's first start, and the char scan
+ * goes on after it.
+ */
+function scanText(t: Tables, text: string, m: number[], start: number, stop: number): number {
+  const { step, bloom, bloomShift, gram, gram2, gramShift } = t;
+  const n = text.length;
+  let copied = 0;
+  let x = start + step - 1;
+  while (x <= n - 4 && x - step + 1 < stop) {
+    const c0 = text.charCodeAt(x);
+    const c1 = text.charCodeAt(x + 1);
+    const c2 = text.charCodeAt(x + 2);
+    const c3 = text.charCodeAt(x + 3);
+    if ((c0 | c1 | c2 | c3) >= 0x80) {
+      x += step;
+      continue;
+    }
+    const r = c0 | (c1 << 8) | (c2 << 16) | (c3 << 24);
+    const g = r | FOLD;
+    const b = Math.imul(g, GOLDEN3) >>> bloomShift;
+    if (
+      ((bloom[b >>> 5] & (1 << (b & 31))) === 0 || (gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift]) === 0) &&
+      (!hasControl(r) || !breakInText(t, text, x, n))
+    ) {
+      x += step;
+      continue;
+    }
+    const from = x - step + 1;
+    const a = Math.max(0, from - LOOKBACK);
+    // Where segments have covered half of what was scanned, candidates are dense: the rest of the
+    // range goes in one. Past `limit`, verification could need more than the segment holds.
+    const reach = copied > (x - start) / 2 ? Math.max(SEGMENT, stop - from) : SEGMENT;
+    const end = Math.min(n, from + reach + t.horizon + 16);
+    const limit = end === n ? n : from + reach;
+    copied += end - a;
+    const first = m.length;
+    scan(t, charsAsBytes(text, a, end), from - a, limit - a, end - a, m);
+    let next = limit;
+    for (let i = first; i < m.length; i += 3) {
+      m[i] += a;
+      m[i + 2] += a;
+      next = Math.max(next, m[i + 2]);
+    }
+    x = next + step - 1;
+  }
+  return x > n - 4 ? n : x - step + 1;
+}
+
+const isB64Char = (c: number) => c < 0x80 && IS_B64[c] === 1;
+const asciiAt = (text: string, i: number) => (text.charCodeAt(i) | text.charCodeAt(i + 1) | text.charCodeAt(i + 2) | text.charCodeAt(i + 3)) < 0x80;
+const charGram = (text: string, i: number) =>
+  text.charCodeAt(i) | (text.charCodeAt(i + 1) << 8) | (text.charCodeAt(i + 2) << 16) | (text.charCodeAt(i + 3) << 24) | FOLD;
+
+/** `breakInRun` for the ASCII sample at x of a string. */
+function breakInText(t: Tables, text: string, x: number, n: number): boolean {
+  for (let p = x; p < x + 4; p++) if (text.charCodeAt(p) === 10 && mayBreakText(t, text, p, n)) return true;
+  return text.charCodeAt(x + 3) === 13 && x + 4 < n && text.charCodeAt(x + 4) === 10 && mayBreakText(t, text, x + 4, n);
+}
+
+/** `mayBreak` in a string; 4 chars not all ASCII may be anything, so they pass. */
+function mayBreakText(t: Tables, text: string, p: number, n: number): boolean {
+  if (p + 1 >= n || !isB64Char(text.charCodeAt(p + 1))) return false;
+  const before = text.charCodeAt(p - 1) === 13 ? p - 2 : p - 1;
+  if (before < 0 || !isB64Char(text.charCodeAt(before))) return false;
+  if (p + 5 > n || before < 3 || !asciiAt(text, p + 1) || !asciiAt(text, before - 3)) return true;
+  return breaksPass(t, charGram(text, p + 1), charGram(text, before - 3));
+}
+
+/** Hits per slot, only of the slots hit: a namespace has thousands of slots, a text a few hits. */
+type Counts = Map<number, number>;
+const count = (counts: Counts, slot: number) => counts.set(slot, (counts.get(slot) ?? 0) + 1);
+
+/** The hits in slot order (the order the names and forms were compiled). */
+function hitList(t: Tables, counts: Counts): ScrubHit[] {
+  return [...counts.keys()].sort((a, b) => a - b).map((slot) => ({ ...t.slots[slot], count: counts.get(slot)! }));
+}
+
+/** Joins byte pieces; one piece comes back as it is. */
+function join(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 0) return EMPTY;
+  if (parts.length === 1) return parts[0];
+  let size = 0;
+  for (const p of parts) size += p.length;
+  const out = new Uint8Array(size);
+  let w = 0;
+  for (const p of parts) {
+    out.set(p, w);
+    w += p.length;
+  }
+  return out;
+}
+
+/**
+ * d[done, limit) with the matches `m` replaced (a match that began before `done` and ends after
+ * it is a `partial`: its rest is replaced); counts into `counts`. Returns the output and how far
+ * the input is now covered (past `limit` when a match runs over it).
+ */
+function emit(t: Tables, d: Uint8Array, done: number, limit: number, m: number[], counts: Counts): [Uint8Array, number] {
+  const parts: Uint8Array[] = [];
+  let r = done;
+  for (let i = 0; i < m.length; i += 3) {
+    const s = m[i];
+    const p = m[i + 1];
+    const e = m[i + 2];
+    if (e <= r || s >= limit) continue;
+    const slot = s < r ? t.partial[p] : t.slot[p];
+    if (s > r) parts.push(d.subarray(r, s));
+    parts.push(t.rep[slot]);
+    count(counts, slot);
+    r = e;
+  }
+  if (r < limit) {
+    parts.push(d.subarray(r, limit));
+    r = limit;
+  }
+  return [join(parts), r];
+}
+
+/** Reused for strings up to 1 MiB (3 MiB of UTF-8 at most); larger ones get their own. */
+let scratch = new Uint8Array(0);
+const SCRATCH_MAX = 3 * 2 ** 20;
+
+/** Writes the UTF-8 of a string of at most 1 MiB code units into `scratch`; returns its length. */
+function encodeIntoScratch(text: string): number {
+  const need = 3 * text.length;
+  if (scratch.length < need) scratch = new Uint8Array(Math.max(need, 2 * scratch.length, 4096));
+  return enc.encodeInto(text, scratch).written;
+}
+
+/** The UTF-8 of `text`, valid until the next call. */
+function encodeScratch(text: string): Uint8Array {
+  const need = 3 * text.length;
+  if (need > SCRATCH_MAX) return enc.encode(text);
+  if (scratch.length < need) scratch = new Uint8Array(Math.min(SCRATCH_MAX, Math.max(need, 2 * scratch.length, 4096)));
+  return scratch.subarray(0, enc.encodeInto(text, scratch).written);
+}
+
+// ── API ────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A scrubber's compiled tables: typed arrays, strings and byte arrays only, so a worker can build
+ * them and post them (README, Limits: heavy work off the main thread).
+ */
+export type ScrubTables = Tables;
+
+/** Builds the tables for these values: the expensive half of compiling. */
+export function compileTables(values: readonly ScrubValue[]): ScrubTables {
+  return build(values);
+}
+
+/** The typed arrays a worker transfers with its tables. */
+export function tableBuffers(t: ScrubTables): ArrayBuffer[] {
+  return [...new Set([...typedArraysOf(t), ...t.rep].map((a) => a.buffer as ArrayBuffer))];
+}
+
+export function compileScrubber(values: readonly ScrubValue[]): Scrubber {
+  return scrubberOf(build(values));
+}
+
+/** A scrubber over tables built by `compileTables`, here or in a worker: cheap. */
+export function scrubberOf(t: ScrubTables): Scrubber {
+  const size = tableBytes(t);
+  const repText: string[] = [];
+  /** The replacement of pattern p's match, counted. */
+  const replacement = (p: number, counts: Counts) => {
+    const slot = t.slot[p];
+    count(counts, slot);
+    return (repText[slot] ??= dec.decode(t.rep[slot]));
+  };
+  const redactBytes = (bytes: Uint8Array) => {
+    if (t.count === 0) return { bytes, hits: [] };
+    const m: number[] = [];
+    scan(t, bytes, 0, bytes.length, bytes.length, m);
+    if (m.length === 0) return { bytes, hits: [] };
+    const counts = new Map<number, number>();
+    return { bytes: emit(t, bytes, 0, bytes.length, m, counts)[0], hits: hitList(t, counts) };
+  };
+  return {
+    patterns: t.count,
+    tableBytes: size,
+    hold: Math.max(0, t.horizon - 1),
+    redactBytes,
+    redact(text) {
+      if (t.count === 0) return { text: text.toWellFormed(), hits: [] };
+      const m: number[] = [];
+      // ASCII values: the chars are scanned as they are. Else the UTF-8, in a reused buffer; for
+      // ASCII text (byte offsets are string offsets) its matches are then spliced in likewise.
+      const bytes = t.ascii ? null : encodeScratch(text);
+      if (bytes) scan(t, bytes, 0, bytes.length, bytes.length, m);
+      else scanText(t, text, m, 0, text.length);
+      if (m.length === 0) return { text: text.toWellFormed(), hits: [] };
+      const counts = new Map<number, number>();
+      if (bytes && bytes.length !== text.length) return { text: dec.decode(emit(t, bytes, 0, bytes.length, m, counts)[0]), hits: hitList(t, counts) };
+      let out = '';
+      let r = 0;
+      for (let i = 0; i < m.length; i += 3) {
+        out += wellFormed(text, r, m[i]) + replacement(m[i + 1], counts);
+        r = m[i + 2];
+      }
+      return { text: out + wellFormed(text, r, text.length), hits: hitList(t, counts) };
+    },
+    scansText: t.ascii,
+    async redactInSteps(text, chars, pause) {
+      if (!t.ascii) throw new Error('scrubber: redactInSteps takes a scrubber whose values are all ASCII');
+      if (t.count === 0) return { text: text.toWellFormed(), hits: [] };
+      const m: number[] = [];
+      for (let at = 0; at < text.length; ) {
+        at = scanText(t, text, m, at, at + chars);
+        await pause();
+      }
+      if (m.length === 0) return { text: text.toWellFormed(), hits: [] };
+      const counts = new Map<number, number>();
+      let out = '';
+      let r = 0;
+      for (let i = 0, done = 0; i < m.length; i += 3) {
+        out += wellFormed(text, r, m[i]) + replacement(m[i + 1], counts);
+        r = m[i + 2];
+        if (r - done > chars) {
+          done = r;
+          await pause();
+        }
+      }
+      return { text: out + wellFormed(text, r, text.length), hits: hitList(t, counts) };
+    },
+    stream: (options) => openStream(t, options),
+  };
+}
+
+function openStream(t: Tables, options: ScrubStreamOptions = {}): ScrubStream {
+  const idleMs = options.idleMs ?? IDLE_MS;
+  const now = options.now ?? (() => performance.now());
+  const hold = Math.max(0, t.horizon - 1);
+  // The last `hold` input bytes seen; those before `done` are out (released, or covered by a
+  // replacement already sent); those before `ctx` were released by idle() and are kept only to
+  // catch a form completing later.
+  let buf = EMPTY;
+  let done = 0;
+  let ctx = 0;
+  let last = now();
+  let ended = false;
+  const counts = new Map<number, number>();
+  const live = () => {
+    if (ended) throw new Error('scrubber: the stream has ended');
+  };
+  /** Releases d up to `limit` and keeps the last `hold` bytes. */
+  const release = (d: Uint8Array, limit: number) => {
+    const n = d.length;
+    const m: number[] = [];
+    // Behind released context a form may be completing: look from the start; else from `done`.
+    const from = ctx > 0 ? 0 : done;
+    if (limit > from) scan(t, d, from, limit, n, m);
+    const [out, covered] = emit(t, d, done, limit, m, counts);
+    const shift = Math.max(0, n - hold);
+    // A copy, so the owner may transfer or reuse the chunk it passed.
+    buf = d.slice(shift);
+    done = Math.max(0, Math.max(done, covered) - shift);
+    ctx = Math.max(0, ctx - shift);
+    return out;
+  };
+  const releaseAll = () => {
+    const out = release(buf, buf.length);
+    ctx = done = buf.length;
+    return out;
+  };
+  return {
+    push(chunk) {
+      live();
+      last = now();
+      if (t.count === 0) return chunk;
+      let d = chunk;
+      if (buf.length) {
+        d = new Uint8Array(buf.length + chunk.length);
+        d.set(buf);
+        d.set(chunk, buf.length);
+      }
+      return release(d, d.length - hold);
+    },
+    idle() {
+      live();
+      if (t.count === 0 || now() - last < idleMs || done >= buf.length) return EMPTY;
+      return releaseAll();
+    },
+    idleIn() {
+      return Math.max(0, idleMs - (now() - last));
+    },
+    end() {
+      live();
+      const out = t.count === 0 ? EMPTY : releaseAll();
+      ended = true;
+      return out;
+    },
+    get hits() {
+      return hitList(t, counts);
+    },
+  };
+}

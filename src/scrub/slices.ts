@@ -1,0 +1,145 @@
+// Heavy scrubbing in slices of about 10 ms that yield between them (README, Limits), so no agent
+// request holds the frame's main thread, which is also the embedder's, for long. A big text goes
+// through a scrub stream in 128 KiB pieces (chunk boundaries never change a stream's output), many
+// texts one after the other; between pieces the thread is given back whenever a slice used ~8 ms.
+import type { ScrubHit } from '../contract.ts';
+import type { Scrubber, ScrubStream } from './scrubber.ts';
+import { addHits } from '../core/scrubbers.ts';
+
+/**
+ * A piece of a text scrubbed at once: well under a millisecond of work on usual text, and about
+ * 15 ms on the slowest text measured (a line break between every two base64 characters, where
+ * every sample is a candidate: 100 to 140 ms a MiB).
+ */
+export const PIECE_BYTES = 1 << 17;
+/** How long a slice may run before it yields. */
+export const SLICE_MS = 8;
+
+const enc = new TextEncoder();
+
+/**
+ * Gives the thread back: tasks already waiting (the embedder's, other ports') run before this goes
+ * on. A posted message, not `scheduler.yield()`, whose continuation would go ahead of them.
+ */
+export function yieldThread(): Promise<void> {
+  return new Promise((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => {
+      port1.close();
+      resolve();
+    };
+    port2.postMessage(null);
+  });
+}
+
+/** A clock of slices: `tick()` yields once the current slice has run its time. */
+export function slicer(ms = SLICE_MS) {
+  let start = performance.now();
+  return async () => {
+    if (performance.now() - start < ms) return;
+    await yieldThread();
+    start = performance.now();
+  };
+}
+
+/** A string's UTF-8 in pieces of about `PIECE_BYTES` characters, never splitting a surrogate pair. */
+function* utf8Pieces(text: string): Generator<Uint8Array> {
+  for (let i = 0; i < text.length; ) {
+    let j = Math.min(text.length, i + PIECE_BYTES);
+    const last = text.charCodeAt(j - 1);
+    if (j < text.length && last >= 0xd800 && last <= 0xdbff) j--;
+    yield enc.encode(text.slice(i, j));
+    i = j;
+  }
+}
+
+/** Bytes in pieces of `PIECE_BYTES` (views, no copies). */
+export function* bytePieces(bytes: Uint8Array): Generator<Uint8Array> {
+  for (let i = 0; i < bytes.length; i += PIECE_BYTES) yield bytes.subarray(i, Math.min(bytes.length, i + PIECE_BYTES));
+}
+
+function join(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** Pushes a chunk into a stream in pieces, yielding between slices; answers what it released. */
+export async function pushSliced(stream: ScrubStream, chunk: Uint8Array, tick = slicer()): Promise<Uint8Array> {
+  if (chunk.length <= PIECE_BYTES) return stream.push(chunk);
+  const out: Uint8Array[] = [];
+  for (const piece of bytePieces(chunk)) {
+    out.push(stream.push(piece));
+    await tick();
+  }
+  return join(out);
+}
+
+/** A text's UTF-8 (or bytes) through a scrub stream in pieces, yielding between them: the parts released and the hits. */
+async function streamed(scrubber: Scrubber, text: string | Uint8Array, tick: () => Promise<void>) {
+  const stream = scrubber.stream({ idleMs: Number.POSITIVE_INFINITY });
+  const parts: Uint8Array[] = [];
+  for (const piece of typeof text === 'string' ? utf8Pieces(text) : bytePieces(text)) {
+    parts.push(stream.push(piece));
+    await tick();
+  }
+  parts.push(stream.end());
+  return { parts, hits: stream.hits };
+}
+
+/**
+ * A text's UTF-8 (a string's, or the bytes themselves) scrubbed as `redactBytes` would, in slices
+ * when it is big: a forwarded body, which may be of any size.
+ */
+export async function redactToBytes(scrubber: Scrubber, text: string | Uint8Array): Promise<Uint8Array> {
+  if (typeof text !== 'string' && text.length <= PIECE_BYTES) return scrubber.redactBytes(text).bytes;
+  return join((await streamed(scrubber, text, slicer())).parts);
+}
+
+/** One text scrubbed as `scrubber.redact` / `redactBytes` would, in slices when it is big. */
+async function redactOne(scrubber: Scrubber, text: string | Uint8Array, tick: () => Promise<void>) {
+  const size = typeof text === 'string' ? text.length : text.length;
+  if (typeof text === 'string' && scrubber.scansText && size > PIECE_BYTES) {
+    // Scanned as it is, a piece at a time: never encoded.
+    const result = await scrubber.redactInSteps(text, PIECE_BYTES, tick);
+    return { out: result.text, hits: result.hits };
+  }
+  if (size <= PIECE_BYTES) {
+    const result = typeof text === 'string' ? scrubber.redact(text) : scrubber.redactBytes(text);
+    return { out: 'text' in result ? result.text : result.bytes, hits: result.hits };
+  }
+  const { parts, hits } = await streamed(scrubber, text, tick);
+  if (typeof text !== 'string') return { out: hits.length ? join(parts) : text, hits };
+  if (!hits.length) return { out: text.toWellFormed(), hits };
+  // Decoded piece by piece; `+` makes a rope, flattened only when the reply is posted.
+  const dec = new TextDecoder();
+  let out = '';
+  for (const part of parts) {
+    for (let i = 0; i < part.length; i += PIECE_BYTES) {
+      out += dec.decode(part.subarray(i, Math.min(part.length, i + PIECE_BYTES)), { stream: true });
+      await tick();
+    }
+  }
+  return { out: out + dec.decode(), hits };
+}
+
+/** `redact`'s work: each text scrubbed, same order and type, in slices that yield. */
+export async function redactSliced(scrubber: Scrubber, texts: readonly (string | Uint8Array)[]) {
+  const tick = slicer();
+  const hits: ScrubHit[] = [];
+  const out: (string | Uint8Array)[] = [];
+  for (const text of texts) {
+    const one = await redactOne(scrubber, text, tick);
+    addHits(hits, one.hits);
+    out.push(one.out);
+    await tick();
+  }
+  return { texts: out, hits };
+}

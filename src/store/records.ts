@@ -1,0 +1,511 @@
+// Records (README, Records): one per value, unique per (namespace, name), placeholders unique
+// vault-wide. Every change of a namespace's set of values moves its scrub version, in the same
+// transaction as the change and its audit entry, so two documents writing at once lose nothing.
+import type { IDBPTransaction } from 'idb';
+import type { AuditEntry, AuditPage, RecordKind, Source } from '../contract.ts';
+import { emptyMeta, type NamespaceMeta, type StoredRecord, type VaultDb, type VaultSchema } from './schema.ts';
+import { VaultError, enoent } from '../errors.ts';
+import { type HeldKey, decryptValue, encryptValue } from '../lock/slots.ts';
+import { newPlaceholder } from '../validate.ts';
+import { AUDIT_PAGE, type Delta, addAudit, bump as bumpMeta, revOf } from './namespaces.ts';
+import { type StoredRequest, oldestFirst, stateAt } from './requests.ts';
+import type { ImportSource } from '../contract.ts';
+import type { RestoreWrite } from '../backup/format.ts';
+import { MAX_RECORDS, MAX_VALUE_TOTAL, tooManyRecords, tooManyValueBytes } from '../limits.ts';
+
+/** AES-GCM's tag: a record's value has its ciphertext's length less this. */
+const GCM_TAG_BYTES = 16;
+export const valueBytesOf = (record: Pick<StoredRecord, 'ciphertext'>) => record.ciphertext.byteLength - GCM_TAG_BYTES;
+
+export const PURGE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
+/** Records read per step of a purge's search. */
+const PURGE_BATCH = 200;
+export { AUDIT_PAGE, addAudit };
+
+/** A value to store, already checked (validate.ts). */
+export interface RecordInput {
+  name: string;
+  value: string;
+  kind: RecordKind;
+  source: Source;
+  provider?: string;
+  account?: string;
+  expiresAt?: number;
+  /** For a `process` value, the uid sealing it; a rotation keeps the uid that first sealed it. */
+  uid?: number;
+}
+/** Who caused an audit entry, for `/dev/sealed` callers. */
+export interface Actor {
+  uid?: number;
+  tag?: string;
+}
+/** Called with the record a write would rotate; throws to refuse the rotation. */
+export type RotationCheck = (existing: StoredRecord) => void;
+
+export type AuditDraft = { type: AuditEntry['type'] } & Record<string, unknown>;
+
+/** The uid a `process` value remembers: the one that sealed it first, kept when root rotates it. */
+const sealer = (existing: StoredRecord | undefined, input: RecordInput) =>
+  existing?.source === 'process' && existing.uid !== undefined ? existing.uid : input.uid;
+/**
+ * How a write goes: `existing` is the record as the caller last saw it (from memory; read here
+ * when not given), `check` may refuse the rotation, `answers` picks the pending request of the
+ * namespace the write answers (or throws), which ends `done` in the same transaction.
+ */
+export interface WriteOptions {
+  existing?: StoredRecord | null;
+  check?: RotationCheck;
+  actor?: Actor;
+  answers?: (pending: StoredRequest[]) => StoredRequest | undefined;
+}
+
+/** Two reads of a record are of the same version: same id and same revision. */
+const sameVersion = (a: StoredRecord | undefined, b: StoredRecord | undefined) =>
+  a?.id === b?.id && (a?.revision ?? 0) === (b?.revision ?? 0) && a?.updatedAt === b?.updatedAt;
+
+export class Records {
+  constructor(
+    private readonly db: VaultDb,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Creates the record, or rotates it keeping its id and placeholder (and brings a removed one
+   * back). Given a held key, the transaction also checks it is still the vault's (its check value
+   * is the one stored), so nothing is ever written under a key the vault no longer has. The
+   * record, its audit entry, the namespace's revision and the request it answers: one transaction.
+   */
+  async write(
+    namespace: string,
+    keyOrHeld: CryptoKey | HeldKey,
+    input: RecordInput,
+    options: WriteOptions = {},
+  ): Promise<{ record: StoredRecord; rotated: boolean; delta: Delta }> {
+    const key = keyOrHeld instanceof CryptoKey ? keyOrHeld : keyOrHeld.key;
+    const checkId = keyOrHeld instanceof CryptoKey ? null : keyOrHeld.check;
+    const { check, actor = {}, answers } = options;
+    let seen = options.existing;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const existing = seen === undefined ? await this.get(namespace, input.name) : (seen ?? undefined);
+      seen = undefined;
+      if (existing) {
+        if (existing.kind !== input.kind) {
+          throw new VaultError('EEXIST', `${input.name} is already a ${existing.kind} record`);
+        }
+        check?.(existing);
+      }
+      const id = existing?.id ?? crypto.randomUUID();
+      const placeholder = existing?.placeholder ?? newPlaceholder();
+      const sealed = await encryptValue(key, input.value, { id, namespace, name: input.name });
+      const now = this.now();
+      const record: StoredRecord = {
+        id,
+        namespace,
+        name: input.name,
+        kind: input.kind,
+        source: input.source,
+        placeholder,
+        ...sealed,
+        createdAt: existing?.createdAt ?? now,
+        updatedAt: now,
+        revision: (existing?.revision ?? 0) + 1,
+        ...(existing?.usedAt !== undefined && { usedAt: existing.usedAt }),
+        ...(input.expiresAt !== undefined && { expiresAt: input.expiresAt }),
+        ...((input.provider ?? existing?.provider) !== undefined && { provider: input.provider ?? existing?.provider }),
+        ...((input.account ?? existing?.account) !== undefined && { account: input.account ?? existing?.account }),
+        ...(input.source === 'process' && sealer(existing, input) !== undefined && { uid: sealer(existing, input) }),
+      };
+      const tx = this.db.transaction(['records', 'namespaces', 'audit', 'requests', 'keys'], 'readwrite');
+      try {
+        // Every read at once, then every write at once: a transaction's requests run in order
+        // anyway, and each await would be a round trip to the browser's storage.
+        const [stored, current, metaBefore, requests] = await Promise.all([
+          checkId !== null ? tx.objectStore('keys').get('check') : null,
+          tx.objectStore('records').index('byName').get([namespace, input.name]),
+          tx.objectStore('namespaces').get(namespace),
+          answers ? tx.objectStore('requests').index('byNamespace').getAll(namespace) : [],
+        ]);
+        if (checkId !== null && (stored?.slot !== 'check' || stored.id !== checkId)) throw keyChanged(tx);
+        if (!sameVersion(current, existing)) {
+          tx.abort(); // another document created, rotated or purged it meanwhile: read again
+          await tx.done.catch(() => {});
+          continue;
+        }
+        // The namespace's limits (README, Limits), checked where the write happens: past one, nothing changes.
+        const used = metaBefore?.valueBytes ?? (await this.countValueBytes(tx, namespace));
+        if (!current && (await tx.objectStore('records').index('byNamespace').count(namespace)) >= MAX_RECORDS) {
+          throw tooManyRecords();
+        }
+        const grown = valueBytesOf(record) - (current ? valueBytesOf(current) : 0);
+        if (used + grown > MAX_VALUE_TOTAL) throw tooManyValueBytes();
+        if (current?.usedAt !== undefined) record.usedAt = current.usedAt;
+        const pending = requests.filter((r) => stateAt(r, now) === 'pending').sort(oldestFirst);
+        const found = answers?.(pending);
+        const answered = found && { ...found, state: 'done' as const, placeholder };
+        const meta = bumped(metaBefore, namespace, used + grown);
+        const [, , entry] = await Promise.all([
+          tx.objectStore('records').put(record),
+          tx.objectStore('namespaces').put(meta),
+          addAudit(tx, namespace, now, {
+            type: 'seal',
+            name: input.name,
+            kind: input.kind,
+            source: input.source,
+            rotated: !!existing,
+            ...actor,
+          }),
+          answered && tx.objectStore('requests').put(answered),
+        ]);
+        await tx.done;
+        const delta: Delta = { namespace, rev: revOf(meta), meta, records: [record], audit: [entry], ...(answered && { requests: [answered] }) };
+        return { record, rotated: !!existing, delta };
+      } catch (error) {
+        try {
+          tx.abort();
+        } catch {
+          // it had already finished or aborted
+        }
+        await tx.done.catch(() => {});
+        if ((error as DOMException)?.name === 'ConstraintError') continue; // a placeholder collided
+        throw error;
+      }
+    }
+    throw new VaultError('EAGAIN', `${input.name} is being changed by another vault document; try again`);
+  }
+
+  /** Sets `removedAt`; the record keeps its placeholder and is purged 30 days later. */
+  async remove(namespace: string, name: string, actor: Actor = {}): Promise<{ record: StoredRecord; delta: Delta | null }> {
+    return this.change(namespace, name, actor, (record, now) => {
+      if (record.removedAt !== undefined) return null;
+      record.removedAt = now;
+      return 'remove';
+    });
+  }
+
+  async restore(namespace: string, name: string, actor: Actor = {}): Promise<{ record: StoredRecord; delta: Delta | null }> {
+    return this.change(namespace, name, actor, (record) => {
+      if (record.removedAt === undefined) throw enoent(`there is no removed record named ${name}`);
+      delete record.removedAt;
+      return 'restore';
+    });
+  }
+
+  /** Deletes records removed 30 days ago or more; answers the namespaces whose values changed. */
+  async purge(): Promise<string[]> {
+    const now = this.now();
+    const due = (r: StoredRecord | undefined): r is StoredRecord => r?.removedAt !== undefined && now - r.removedAt >= PURGE_AFTER_MS;
+    // Looked for in read-only batches first: most purges find nothing, and a write transaction
+    // over `records` holds up every read of it (a frame's first read of its namespace among them).
+    const ids: string[] = [];
+    for (let after: string | undefined; ; ) {
+      const batch = await this.db.getAll('records', after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), PURGE_BATCH);
+      for (const r of batch) if (due(r)) ids.push(r.id);
+      if (batch.length < PURGE_BATCH) break;
+      after = batch[batch.length - 1]!.id;
+    }
+    if (ids.length === 0) return [];
+    const tx = this.db.transaction(['records', 'namespaces', 'audit'], 'readwrite');
+    const freed = new Map<string, number>();
+    for (const id of ids) {
+      const record = await tx.objectStore('records').get(id);
+      if (!due(record)) continue; // restored meanwhile
+      const { namespace, name } = record;
+      freed.set(namespace, (freed.get(namespace) ?? 0) + valueBytesOf(record));
+      await tx.objectStore('records').delete(id);
+      await addAudit(tx, namespace, now, { type: 'purge', name });
+    }
+    const changed = new Set(freed.keys());
+    for (const [namespace, bytes] of freed) {
+      const meta = await tx.objectStore('namespaces').get(namespace);
+      await this.bump(tx, namespace, meta?.valueBytes === undefined ? undefined : meta.valueBytes - bytes);
+    }
+    await tx.done;
+    return [...changed];
+  }
+
+  /** Marks records used (an injection) and audits the uses, in one transaction. */
+  async use(namespace: string, ids: string[], entries: AuditDraft[]): Promise<Delta> {
+    const now = this.now();
+    const tx = this.db.transaction(['records', 'audit', 'namespaces'], 'readwrite');
+    const records: StoredRecord[] = [];
+    for (const id of ids) {
+      const record = await tx.objectStore('records').get(id);
+      if (record?.namespace !== namespace) continue;
+      const used = { ...record, usedAt: now };
+      records.push(used);
+      await tx.objectStore('records').put(used);
+    }
+    const audit: AuditEntry[] = [];
+    for (const entry of entries) audit.push(await addAudit(tx, namespace, now, entry));
+    const meta = await bumpMeta(tx, namespace);
+    await tx.done;
+    return { namespace, rev: revOf(meta), meta, records, audit };
+  }
+
+  get(namespace: string, name: string): Promise<StoredRecord | undefined> {
+    return this.db.getFromIndex('records', 'byName', [namespace, name]);
+  }
+
+  /** Every record of the namespace, removed ones included, sorted by name. */
+  async all(namespace: string): Promise<StoredRecord[]> {
+    const records = await this.db.getAllFromIndex('records', 'byNamespace', namespace);
+    return records.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /**
+   * Every value of the namespace (removed ones too, until purged), for the scrubber. A record the
+   * key can't open is left out and answered apart: one unreadable record breaks nothing else.
+   */
+  async values(namespace: string, key: CryptoKey) {
+    const records = await this.all(namespace);
+    const opened = await Promise.all(
+      records.map(async (record) => {
+        try {
+          return { record, value: await decryptValue(key, record) };
+        } catch {
+          return { record, value: null };
+        }
+      }),
+    );
+    return {
+      values: opened.flatMap(({ record, value }) => (value === null ? [] : [{ name: record.name, placeholder: record.placeholder, value }])),
+      unreadable: opened.flatMap(({ record, value }) => (value === null ? [record] : [])),
+    };
+  }
+
+  /**
+   * Marks records the held key couldn't open, once each, with an audit entry, in one transaction
+   * that first checks the key is still the vault's and each record is the one read. Answers
+   * whether any was newly marked.
+   */
+  async markUnreadable(namespace: string, held: HeldKey, records: StoredRecord[]): Promise<boolean> {
+    const fresh = records.filter((r) => r.unreadableAt === undefined);
+    if (fresh.length === 0) return false;
+    const now = this.now();
+    const tx = this.db.transaction(['records', 'audit', 'keys', 'namespaces'], 'readwrite');
+    const check = await tx.objectStore('keys').get('check');
+    let marked = false;
+    if (check?.slot === 'check' && check.id === held.check) {
+      for (const record of fresh) {
+        const stored = await tx.objectStore('records').get(record.id);
+        if (!stored || stored.unreadableAt !== undefined || !sameBytes(stored.iv, record.iv)) continue;
+        await tx.objectStore('records').put({ ...stored, unreadableAt: now });
+        await addAudit(tx, namespace, now, { type: 'unreadable', name: stored.name });
+        marked = true;
+      }
+    }
+    if (marked) await bumpMeta(tx, namespace);
+    await tx.done;
+    return marked;
+  }
+
+  async meta(namespace: string): Promise<NamespaceMeta> {
+    return (await this.db.get('namespaces', namespace)) ?? emptyMeta(namespace);
+  }
+
+  /**
+   * A backup was handed to the browser (README, Backup and restore): `exportedAt`, the `export`
+   * audit entry and the end of the page's `backup` request, in one transaction.
+   */
+  async exported(namespace: string, count: number, request?: string): Promise<number> {
+    const now = this.now();
+    const tx = this.db.transaction(['namespaces', 'audit', 'requests'], 'readwrite');
+    await bumpMeta(tx, namespace, { meta: { exportedAt: now } });
+    await addAudit(tx, namespace, now, { type: 'export', count });
+    if (request) await endRequest(tx, namespace, request, now);
+    await tx.done;
+    return now;
+  }
+
+  /**
+   * A confirmed restore: every write of the plan, the scrub version, the `import` audit entry and
+   * the end of the page's `restore` request, in ONE transaction. Values are encrypted first
+   * (WebCrypto can't run inside a transaction); then, inside it, each record must still be the one
+   * the preview saw and each new placeholder still free, or nothing is written (EAGAIN).
+   */
+  async import(
+    namespace: string,
+    key: CryptoKey,
+    writes: RestoreWrite[],
+    audit: { source: ImportSource; count: number; added: number; replaced: number; skipped: number },
+    request?: string,
+  ): Promise<void> {
+    const now = this.now();
+    const prepared = await Promise.all(
+      writes.map(async (w) => {
+        const id = w.replaces ?? crypto.randomUUID();
+        return { w, id, sealed: await encryptValue(key, w.value, { id, namespace, name: w.name }) };
+      }),
+    );
+    const tx = this.db.transaction(['records', 'namespaces', 'audit', 'requests'], 'readwrite');
+    const records = tx.objectStore('records');
+    const changed = () => new VaultError('EAGAIN', 'the vault changed while you looked at the preview; choose the file again');
+    try {
+      const [byName, byPlaceholder] = await Promise.all([
+        Promise.all(prepared.map(({ w }) => records.index('byName').get([namespace, w.name]))),
+        Promise.all(prepared.map(({ w }) => (w.replaces ? undefined : records.index('byPlaceholder').getKey(w.placeholder)))),
+      ]);
+      for (const [i, { w }] of prepared.entries()) {
+        if (byName[i]?.id !== w.replaces || byPlaceholder[i] !== undefined) throw changed();
+      }
+      // The namespace's limits hold for a restore as for a write (README, Limits).
+      const wtx = tx as unknown as WriteTx;
+      const used = await this.valueBytes(wtx, namespace);
+      const added = byName.filter((r) => r === undefined).length;
+      if (added > 0 && (await records.index('byNamespace').count(namespace)) + added > MAX_RECORDS) throw tooManyRecords();
+      let delta = 0;
+      for (const [i, { sealed }] of prepared.entries()) delta += valueBytesOf(sealed) - (byName[i] ? valueBytesOf(byName[i]!) : 0);
+      if (used + delta > MAX_VALUE_TOTAL && delta > 0) throw tooManyValueBytes();
+      await Promise.all(
+        prepared.map(({ w, id, sealed }, i) => {
+          const existing = byName[i];
+          const record: StoredRecord = {
+            id,
+            namespace,
+            name: w.name,
+            kind: w.kind,
+            source: audit.source,
+            placeholder: w.placeholder,
+            ...sealed,
+            createdAt: existing?.createdAt ?? w.createdAt ?? now,
+            updatedAt: now,
+            ...(existing?.usedAt !== undefined && { usedAt: existing.usedAt }),
+            ...(w.removedAt !== undefined && { removedAt: w.removedAt }),
+            ...(w.expiresAt !== undefined && { expiresAt: w.expiresAt }),
+            ...(w.provider !== undefined && { provider: w.provider }),
+            ...(w.account !== undefined && { account: w.account }),
+          };
+          return records.put(record);
+        }),
+      );
+      if (writes.length > 0) await this.bump(wtx, namespace, used + delta);
+      else await bumpMeta(tx, namespace);
+      await addAudit(tx, namespace, now, { type: 'import', ...audit });
+      if (request) await endRequest(tx, namespace, request, now);
+      await tx.done;
+    } catch (error) {
+      try {
+        tx.abort();
+      } catch {
+        // it had already finished or aborted
+      }
+      await tx.done.catch(() => {});
+      if ((error as DOMException)?.name === 'ConstraintError') throw changed();
+      throw error;
+    }
+  }
+
+  /** Every placeholder in the vault, of every namespace: a restore keeps a file's placeholder only when it is free. */
+  async placeholders(): Promise<Set<string>> {
+    const taken = new Set<string>();
+    let cursor = await this.db.transaction('records').store.index('byPlaceholder').openKeyCursor();
+    while (cursor) {
+      taken.add(cursor.key);
+      cursor = await cursor.continue();
+    }
+    return taken;
+  }
+
+  /** Audit entries newest first; pass `next` as `before` for the next page. */
+  async audit(namespace: string, before?: number, limit = AUDIT_PAGE): Promise<AuditPage> {
+    const range = IDBKeyRange.bound([namespace, -Infinity], [namespace, before ?? Infinity], false, before !== undefined);
+    const audit: AuditEntry[] = [];
+    let more = false;
+    for await (const cursor of this.db.transaction('audit').store.index('byNamespace').iterate(range, 'prev')) {
+      if (audit.length === limit) {
+        more = true;
+        break;
+      }
+      const { namespace: _, ...entry } = cursor.value;
+      audit.push(entry as AuditEntry);
+    }
+    return more ? { audit, more, next: audit[audit.length - 1]!.seq } : { audit, more };
+  }
+
+  private async change(
+    namespace: string,
+    name: string,
+    actor: Actor,
+    apply: (record: StoredRecord, now: number) => 'remove' | 'restore' | null,
+  ): Promise<{ record: StoredRecord; delta: Delta | null }> {
+    const now = this.now();
+    const tx = this.db.transaction(['records', 'namespaces', 'audit'], 'readwrite');
+    const record = await tx.objectStore('records').index('byName').get([namespace, name]);
+    if (!record) {
+      tx.abort();
+      await tx.done.catch(() => {});
+      throw enoent(`there is no record named ${name}`);
+    }
+    let type: 'remove' | 'restore' | null;
+    try {
+      type = apply(record, now);
+    } catch (error) {
+      tx.abort();
+      await tx.done.catch(() => {});
+      throw error;
+    }
+    if (!type) {
+      await tx.done;
+      return { record, delta: null };
+    }
+    record.revision = (record.revision ?? 0) + 1;
+    await tx.objectStore('records').put(record);
+    const meta = await this.bump(tx, namespace);
+    const entry = await addAudit(tx, namespace, now, { type, name, ...actor });
+    await tx.done;
+    return { record, delta: { namespace, rev: revOf(meta), meta, records: [record], audit: [entry] } };
+  }
+
+  /**
+   * Moves the revision and the scrub version; records the bytes of the values now held when given
+   * (`undefined` forgets them, to be counted again), keeps them otherwise. Answers the meta written.
+   */
+  private async bump(tx: WriteTx, namespace: string, valueBytes: number | undefined | 'keep' = 'keep'): Promise<NamespaceMeta> {
+    const store = tx.objectStore('namespaces');
+    const next = bumped(await store.get(namespace), namespace, valueBytes);
+    await store.put(next);
+    return next;
+  }
+
+  /** The bytes of the namespace's values: kept in its meta, or counted once when absent. */
+  private async valueBytes(tx: WriteTx, namespace: string): Promise<number> {
+    return (await tx.objectStore('namespaces').get(namespace))?.valueBytes ?? this.countValueBytes(tx, namespace);
+  }
+
+  private async countValueBytes(tx: WriteTx, namespace: string): Promise<number> {
+    let total = 0;
+    const records = (tx as IDBPTransaction<VaultSchema, ['records'], 'readwrite'>).objectStore('records');
+    for await (const cursor of records.index('byNamespace').iterate(namespace)) total += valueBytesOf(cursor.value);
+    return total;
+  }
+}
+
+type WriteTx = IDBPTransaction<VaultSchema, any, 'readwrite'>;
+
+/** The namespace's meta after a write: the scrub version and revision moved on, the value bytes set. */
+function bumped(meta: NamespaceMeta | undefined, namespace: string, valueBytes: number | undefined | 'keep'): NamespaceMeta {
+  const before = meta ?? emptyMeta(namespace);
+  const next: NamespaceMeta = { ...before, scrubVersion: before.scrubVersion + 1, rev: revOf(before) + 1 };
+  if (valueBytes === undefined) delete next.valueBytes;
+  else if (valueBytes !== 'keep') next.valueBytes = valueBytes;
+  return next;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/** The write's key is no longer the vault's: abort, and say so as a lock. */
+function keyChanged(_tx: WriteTx): VaultError {
+  // The write's catch aborts the transaction for every VaultError.
+  return new VaultError('EACCES', "vault is locked: the vault's key changed since this document got it; unlock again");
+}
+
+/** Ends the namespace's pending request `id` as done, inside a transaction with `requests`. */
+async function endRequest(tx: IDBPTransaction<VaultSchema, any, 'readwrite'>, namespace: string, id: string, now: number) {
+  const store = tx.objectStore('requests');
+  const request = await store.get(id);
+  if (request && request.namespace === namespace && request.state === 'pending' && now < request.expiresAt) {
+    await store.put({ ...request, state: 'done' });
+  }
+}

@@ -1,0 +1,191 @@
+// Requests a kernel program makes through /dev/sealed (README, /dev/sealed): a value for the person
+// to enter, a sign-in, or a seal from another device. They live in IndexedDB, so they survive a
+// reload, and expire a fixed time (config.json's requestLifetimeMs, 300 s) after they are made.
+import type { PendingKind, PendingRequest, RequestStateName, RequestStatus } from '../contract.ts';
+import type { VaultDb } from './schema.ts';
+import { VaultError, enoent } from '../errors.ts';
+import { MAX_ENDED_REQUESTS, MAX_PENDING_REQUESTS, tooManyPending } from '../limits.ts';
+import { type Delta, bump, revOf } from './namespaces.ts';
+
+export interface StoredRequest {
+  id: string;
+  namespace: string;
+  kind: PendingKind;
+  name?: string;
+  provider?: string;
+  prompt?: string;
+  oauth?: Record<string, unknown>;
+  /** The kernel caller; absent on the page's `backup` and `restore` requests. */
+  uid?: number;
+  tag?: string;
+  createdAt: number;
+  expiresAt: number;
+  /** `pending` until answered or cancelled; `expired` is computed from `expiresAt`. */
+  state: Exclude<RequestStateName, 'expired'>;
+  placeholder?: string;
+}
+
+export type NewRequest = Pick<StoredRequest, 'kind' | 'name' | 'provider' | 'prompt' | 'oauth' | 'uid' | 'tag'>;
+
+/** The state a request has at `now`. */
+/** Requests' order everywhere: oldest first, ties by id. */
+export const oldestFirst = (a: StoredRequest, b: StoredRequest) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1);
+
+export function stateAt(request: StoredRequest, now: number): RequestStateName {
+  return request.state === 'pending' && now >= request.expiresAt ? 'expired' : request.state;
+}
+
+export function statusOf(r: StoredRequest, now: number): RequestStatus {
+  return {
+    id: r.id,
+    kind: r.kind,
+    ...(r.name !== undefined && { name: r.name }),
+    ...(r.provider !== undefined && { provider: r.provider }),
+    state: stateAt(r, now),
+    createdAt: r.createdAt,
+    expiresAt: r.expiresAt,
+    ...(r.placeholder !== undefined && { placeholder: r.placeholder }),
+  };
+}
+
+export function pendingOf(r: StoredRequest): PendingRequest {
+  return {
+    id: r.id,
+    kind: r.kind,
+    ...(r.name !== undefined && { name: r.name }),
+    ...(r.provider !== undefined && { provider: r.provider }),
+    ...(r.prompt !== undefined && { prompt: r.prompt }),
+    ...(r.uid !== undefined && { uid: r.uid }),
+    ...(r.tag !== undefined && { tag: r.tag }),
+    createdAt: r.createdAt,
+    expiresAt: r.expiresAt,
+  };
+}
+
+/**
+ * Keeps the newest ended requests of a namespace (README, Limits): older ones beyond the limit
+ * are deleted, in the transaction that ended or added one. `all` is the namespace's requests.
+ */
+async function trimEnded(store: { delete(id: string): Promise<void> }, all: StoredRequest[], now: number): Promise<string[]> {
+  const ended = all.filter((r) => stateAt(r, now) !== 'pending');
+  if (ended.length <= MAX_ENDED_REQUESTS) return [];
+  ended.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
+  const old = ended.slice(MAX_ENDED_REQUESTS).map((r) => r.id);
+  for (const id of old) await store.delete(id);
+  return old;
+}
+
+export class Requests {
+  constructor(
+    private readonly db: VaultDb,
+    private readonly lifetimeMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  /** Makes a request; a uid with a pending one in the namespace gets EAGAIN. One transaction. */
+  async make(namespace: string, fields: NewRequest): Promise<{ request: StoredRequest; delta: Delta | null }> {
+    const now = this.now();
+    const tx = this.db.transaction(['requests', 'namespaces'], 'readwrite');
+    const mine = await tx.objectStore('requests').index('byNamespace').getAll(namespace);
+    const pending = mine.filter((r) => stateAt(r, now) === 'pending');
+    if (fields.uid === undefined) {
+      // The page's backup or restore: one at a time per kind, so asking again answers the same one.
+      const same = pending.find((r) => r.uid === undefined && r.kind === fields.kind);
+      if (same) {
+        await tx.done;
+        return { request: same, delta: null };
+      }
+    } else if (pending.some((r) => r.uid === fields.uid)) {
+      tx.abort();
+      await tx.done.catch(() => {});
+      throw new VaultError('EAGAIN', `uid ${fields.uid} already has a pending request; wait for it or cancel it`);
+    }
+    if (mine.filter((r) => stateAt(r, now) === 'pending').length >= MAX_PENDING_REQUESTS) {
+      tx.abort();
+      await tx.done.catch(() => {});
+      throw tooManyPending();
+    }
+    const request: StoredRequest = {
+      id: crypto.randomUUID(),
+      namespace,
+      ...fields,
+      createdAt: now,
+      expiresAt: now + this.lifetimeMs,
+      state: 'pending',
+    };
+    for (const key of Object.keys(request) as (keyof StoredRequest)[]) if (request[key] === undefined) delete request[key];
+    await tx.objectStore('requests').add(request);
+    const dropped = await trimEnded(tx.objectStore('requests'), mine, now);
+    const meta = await bump(tx, namespace);
+    await tx.done;
+    return { request, delta: { namespace, rev: revOf(meta), meta, requests: [request], dropped } };
+  }
+
+  /** The namespace's request of that id, or ENOENT (also for another namespace's). */
+  async get(namespace: string, id: unknown): Promise<StoredRequest> {
+    const request = typeof id === 'string' ? await this.db.get('requests', id) : undefined;
+    if (!request || request.namespace !== namespace) throw enoent('there is no request with that id');
+    return request;
+  }
+
+  async all(namespace: string): Promise<StoredRequest[]> {
+    const all = await this.db.getAllFromIndex('requests', 'byNamespace', namespace);
+    return all.sort(oldestFirst);
+  }
+
+  /** The namespace's pending requests, oldest first. */
+  async pending(namespace: string): Promise<StoredRequest[]> {
+    const now = this.now();
+    return (await this.all(namespace)).filter((r) => stateAt(r, now) === 'pending');
+  }
+
+  /**
+   * Ends a pending request (`done` with the placeholder that answered it, or `cancelled`); a
+   * request that is no longer pending stays as it is. Answers its state afterwards.
+   */
+  async end(id: string, state: 'done' | 'cancelled', placeholder?: string): Promise<{ state: RequestStateName; delta: Delta | null }> {
+    const tx = this.db.transaction(['requests', 'namespaces'], 'readwrite');
+    const request = await tx.objectStore('requests').get(id);
+    if (!request) {
+      await tx.done;
+      throw enoent('there is no request with that id');
+    }
+    let delta: Delta | null = null;
+    if (stateAt(request, this.now()) === 'pending') {
+      request.state = state;
+      if (placeholder) request.placeholder = placeholder;
+      await tx.objectStore('requests').put(request);
+      const all = await tx.objectStore('requests').index('byNamespace').getAll(request.namespace);
+      const dropped = await trimEnded(tx.objectStore('requests'), all, this.now());
+      const meta = await bump(tx, request.namespace);
+      delta = { namespace: request.namespace, rev: revOf(meta), meta, requests: [request], dropped };
+    }
+    await tx.done;
+    return { state: stateAt(request, this.now()), delta };
+  }
+
+  /** Deletes requests that expired `keepMs` ago or more (answered, cancelled or not): they are history. */
+  async purge(keepMs: number): Promise<string[]> {
+    const tx = this.db.transaction(['requests', 'namespaces'], 'readwrite');
+    const before = this.now() - keepMs;
+    const changed = new Set<string>();
+    for await (const cursor of tx.objectStore('requests')) {
+      if (cursor.value.expiresAt > before) continue;
+      changed.add(cursor.value.namespace);
+      await cursor.delete();
+    }
+    for (const namespace of changed) await bump(tx, namespace);
+    await tx.done;
+    return [...changed];
+  }
+
+  /** The earliest expiry of a pending request, to announce the change of `waiting` then. */
+  async nextExpiry(): Promise<number | null> {
+    const now = this.now();
+    let next: number | null = null;
+    for (const r of await this.db.getAll('requests')) {
+      if (stateAt(r, now) === 'pending' && (next === null || r.expiresAt < next)) next = r.expiresAt;
+    }
+    return next;
+  }
+}

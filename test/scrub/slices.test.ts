@@ -1,0 +1,119 @@
+// Scrubbing in slices (README, Limits) gives what one scrub in one piece gives: strings and bytes,
+// values placed across the pieces, multi-byte characters and surrogate pairs on the seams.
+import { expect } from '@open-wc/testing';
+import { compileScrubber } from '../../src/scrub/scrubber.ts';
+import { PIECE_BYTES, pushSliced, redactSliced, redactToBytes } from '../../src/scrub/slices.ts';
+import { prng } from '../helpers/random.ts';
+import { heartbeat } from '../helpers/heartbeat.ts';
+
+const enc = new TextEncoder();
+const values = [
+  { name: 'A', placeholder: 'fnox_proxy_00000000000000000000000a', value: 'sk-live-0123456789abcdef' },
+  { name: 'B', placeholder: 'fnox_proxy_00000000000000000000000b', value: 'päss-wörd-🔑-long-enough' },
+];
+const scrubber = compileScrubber(values);
+
+/** A text a little over `pieces` pieces, with values (raw and base64) around each seam. */
+function textOf(random: () => number, pieces: number): string {
+  const fill = ['a', 'é', '🔑', ' ', '\n'];
+  const parts: string[] = [];
+  let length = 0;
+  while (length < pieces * PIECE_BYTES + 1000) {
+    const r = random();
+    const part =
+      r < 0.001
+        ? values[Math.floor(random() * 2)]!.value
+        : r < 0.002
+          ? btoa(values[0]!.value)
+          : fill[Math.floor(random() * fill.length)]!.repeat(1 + Math.floor(random() * 4000));
+    parts.push(part);
+    length += part.length;
+  }
+  // A value exactly across each seam (in UTF-16 units for strings).
+  let text = parts.join('');
+  for (let k = 1; k <= pieces; k++) {
+    const at = k * PIECE_BYTES - 5;
+    text = text.slice(0, at) + values[k % 2]!.value + text.slice(at);
+  }
+  return text;
+}
+
+describe('scrubbing in slices', () => {
+  it('redacts big strings and bytes exactly as one scrub would, hits included', async () => {
+    const random = prng(1717);
+    for (let round = 0; round < 3; round++) {
+      const text = textOf(random, 2 + round);
+      const bytes = enc.encode(text);
+      const wholeText = scrubber.redact(text);
+      const wholeBytes = scrubber.redactBytes(bytes);
+      const sliced = await redactSliced(scrubber, [text, bytes, 'small sk-live-0123456789abcdef']);
+      expect(sliced.texts[0] === wholeText.text, 'the string').to.equal(true);
+      expect(sliced.texts[1]).to.deep.equal(wholeBytes.bytes);
+      expect(sliced.texts[2]).to.equal(`small ${values[0]!.placeholder}`);
+      const count = (hits: { count: number }[]) => hits.reduce((n, h) => n + h.count, 0);
+      expect(count(sliced.hits)).to.equal(count(wholeText.hits) + count(wholeBytes.hits) + 1);
+    }
+  });
+
+  it('redacts big strings in steps, never encoded, exactly as one scrub would where every value is ASCII', async () => {
+    const ascii = compileScrubber([values[0]!, { name: 'C', placeholder: 'fnox_proxy_00000000000000000000000c', value: 'c2stbGl2ZS0wMTIzNDU2' }]);
+    expect(ascii.scansText).to.equal(true);
+    const random = prng(1818);
+    for (let round = 0; round < 3; round++) {
+      const text = textOf(random, 2 + round);
+      const whole = ascii.redact(text);
+      const sliced = await redactSliced(ascii, [text]);
+      expect(sliced.texts[0] === whole.text, 'the string').to.equal(true);
+      expect(whole.text === new TextDecoder().decode(ascii.redactBytes(enc.encode(text)).bytes), 'as its UTF-8').to.equal(true);
+      expect(sliced.hits).to.deep.equal(whole.hits);
+      expect(whole.hits.length).to.be.above(0);
+    }
+    for (const text of [`${'x'.repeat(PIECE_BYTES - 1)}🔑${values[0]!.value}`, `${'x'.repeat(PIECE_BYTES - 1)}\ud83d${values[0]!.value}`]) {
+      const [out] = (await redactSliced(ascii, [text])).texts;
+      expect(out === ascii.redact(text).text).to.equal(true);
+    }
+  });
+
+  it('keeps a surrogate pair that straddles a seam whole, and makes a lone one U+FFFD as one scrub does', async () => {
+    const pair = `${'x'.repeat(PIECE_BYTES - 1)}🔑${values[0]!.value}`;
+    const lone = `${'x'.repeat(PIECE_BYTES - 1)}\ud83d${values[0]!.value}`;
+    for (const text of [pair, lone]) {
+      const [out] = (await redactSliced(scrubber, [text])).texts;
+      expect(out === scrubber.redact(text).text).to.equal(true);
+    }
+  });
+
+  it('gives the thread back within the slowest text measured, a line break between every two base64 characters', async function () {
+    this.timeout(60_000);
+    const ascii = compileScrubber([{ name: 'K', placeholder: 'fnox_proxy_00000000000000000000000c', value: 'sk-live-0123456789abcdef' }]);
+    const text = 'a\nb'.repeat(2 ** 20 / 3 + 1);
+    const heart = heartbeat();
+    const start = performance.now();
+    const [out] = (await redactSliced(ascii, [text])).texts;
+    const longest = heart.stop();
+    const totalMs = performance.now() - start;
+    expect(out).to.equal(text);
+    // Every sample of this text is a candidate (about 100 ms a MiB): in 1 MiB pieces the heartbeat
+    // waited for nearly all of it.
+    expect(longest, `the heartbeat waited ${longest.toFixed(0)} ms at most of ${totalMs.toFixed(0)}`).to.be.below(totalMs / 2);
+  });
+
+  it('a big push releases what the same push in one piece releases', async () => {
+    const bytes = enc.encode(textOf(prng(7), 3));
+    const one = scrubber.stream();
+    const sliced = scrubber.stream();
+    const a = [one.push(bytes), one.end()];
+    const b = [await pushSliced(sliced, bytes), sliced.end()];
+    expect(b[0]).to.deep.equal(a[0]);
+    expect(b[1]).to.deep.equal(a[1]);
+  });
+
+  it('scrubs a forwarded body, string or bytes, small or over many pieces, as redactBytes does on its UTF-8', async () => {
+    const random = prng(2024);
+    for (const text of [textOf(random, 0), textOf(random, 2), 'small sk-live-0123456789abcdef', '']) {
+      const whole = scrubber.redactBytes(enc.encode(text)).bytes;
+      expect(await redactToBytes(scrubber, text), `a string of ${text.length}`).to.deep.equal(whole);
+      expect(await redactToBytes(scrubber, enc.encode(text)), `bytes of ${text.length}`).to.deep.equal(whole);
+    }
+  });
+});
