@@ -3,9 +3,9 @@
 // of concurrent wrong passphrases leaves the vault's keys alone. Answers `{ v, id, op }` on the port
 // it is handed: `set` (a passphrase lock with no failures), `guess` (a wrong passphrase) and
 // `failures` (an error unless the stored count is the number of guesses tried, every document's).
-import { openVaultDb } from '../src/store/schema.ts';
-import { openDevice } from '../src/lock/slots.ts';
-import { Lock, LockError } from '../src/lock/lock.ts';
+import { openVaultDb } from '../src/store/index.ts';
+import { openDevice } from '../src/lock/index.ts';
+import { Lock, LockError } from '../src/lock/index.ts';
 
 const DB = 'slicc-vault-stress-guesses';
 const ITERATIONS = 600_000;

@@ -1,7 +1,7 @@
 // Runs on the vault origin, for bench/hop.bench.mjs: what a 1 KiB `push` would cost if its scan
 // ran in a worker (README, Limits: heavy work), measured beside the scan on this thread as the
 // vault does it, with a scrubber of 1,000 values in both places.
-import { compileScrubber } from '../src/scrub/scrubber.ts';
+import { compileScrubber } from '../src/scrub/index.ts';
 
 const alnum = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const values = Array.from({ length: 1000 }, (_, i) => ({

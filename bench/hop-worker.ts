@@ -1,6 +1,6 @@
 // The worker side of bench/hop.bench.mjs: a scrubber of the values it is given, scanning the
 // chunks posted to it as a stream (as a `push` does), or echoing them untouched.
-import { compileScrubber, type ScrubStream } from '../src/scrub/scrubber.ts';
+import { compileScrubber, type ScrubStream } from '../src/scrub/index.ts';
 
 let stream: ScrubStream | null = null;
 const scope = globalThis as unknown as { onmessage: ((e: MessageEvent) => void) | null; postMessage(m: unknown, t?: Transferable[]): void };

@@ -1,7 +1,7 @@
 // The scrubber benchmark itself, bundled by bench/scrub.bench.mjs and run both in Node and in
 // Chromium: the same seeded text and values, the scrubber next to its baselines.
 import AhoCorasick from 'modern-ahocorasick';
-import { compileScrubber } from '../src/scrub/scrubber.ts';
+import { compileScrubber } from '../src/scrub/index.ts';
 
 export { compileScrubber };
 

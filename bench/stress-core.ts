@@ -166,7 +166,7 @@ export const CLASSES: StressClass[] = [
     },
   },
   {
-    // Each guess tried is a PBKDF2 of 600,000 iterations, and counts before it runs (README, Lock):
+    // Each guess tried is a PBKDF2 of 600,000 iterations, and counts before it runs (README, Key store and lock):
     // of three at once, the first is tried and the others wait out its failure's delay.
     name: 'concurrent wrong passphrases (3 documents at once)',
     setup: async ({ guesses }) => void (await guesses[0]!.request('set')),

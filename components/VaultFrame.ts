@@ -1,6 +1,5 @@
 import { LitElement, nothing } from 'lit';
-import { takeEarlyStart } from '../src/gateway/boot.ts';
-import { startVaultFrame } from '../src/gateway/frame.ts';
+import { startVaultFrame, takeEarlyStart } from '../src/gateway/index.ts';
 
 /** The invisible frame bios embeds: it hosts the gateway and renders nothing a person sees. */
 export class VaultFrame extends LitElement {

@@ -1,34 +1,13 @@
-// The popup's backups and restores (README, Backup and restore). It owns what they need: the
-// database, its own hold on the key (a KeyRing, which the lock's ring in the same popup feeds over
-// the key channel), the records and requests stores, and the vault's bus. Values and passphrases
-// exist here only in memory, between the person's choice and the write or the download; the
-// element renders names, counts and outcomes in plain words, never a value.
+// The popup's backups and restores (README, Backup and restore): an adapter of the backup service
+// to the popup's lifecycle and screens. It keeps the screen, the outcome in plain words and, only
+// between the person's choice and the write, the chosen file and its plan; the element renders
+// names, counts and outcomes, never a value.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import {
-  BackupError,
-  type PreviewItem,
-  type RestorePlan,
-  SCRYPT_WORK_FACTOR,
-  backupFileName,
-  backupJson,
-  checkBackupPassphrase,
-  checkFileSize,
-  fileKind,
-  planRestore,
-  readBackup,
-  readDotenv,
-  type ReadFile,
-} from '../src/backup/format.ts';
-import { AgeClient } from '../src/backup/age-client.ts';
-import { announce, CHANNEL } from '../src/store/bus.ts';
+import { BackupError, type BackupOptions, BackupService, type PreviewItem, type RestorePlan, checkBackupPassphrase } from '../src/backup/index.ts';
 import type { BackupRequestKind } from '../src/contract.ts';
-import { openVaultDb, type VaultDb } from '../src/store/schema.ts';
 import { VaultError } from '../src/errors.ts';
-import { decryptValue } from '../src/lock/slots.ts';
-import { KeyRing } from '../src/lock/keyring.ts';
-import { Records } from '../src/store/records.ts';
-import { Requests, stateAt } from '../src/store/requests.ts';
-import { loadSettings, originAllowed } from '../src/gateway/settings.ts';
+import { originAllowed } from '../src/gateway/index.ts';
+import type { PopupWorld } from './popup-world.ts';
 
 export type BackupTask =
   /** A passphrase of at least 12 characters, twice. */
@@ -80,9 +59,7 @@ export interface BackupIntents {
 
 export type BackupModel = BackupIntents & { readonly state: BackupState };
 
-export interface BackupOptions {
-  /** age's scrypt work factor for new backups (tests lower it; the default is age's own, 18). */
-  workFactor?: number;
+export interface BackupControllerOptions extends BackupOptions {
   /** Hands the file to the browser: a download by default. */
   save?: (file: Blob, name: string) => void;
 }
@@ -109,26 +86,20 @@ export class BackupController implements ReactiveController, BackupModel {
     preview: null,
     fileName: null,
   };
-  private db?: VaultDb;
-  private ring?: KeyRing;
-  private bus?: BroadcastChannel;
-  private records?: Records;
-  private requests?: Requests;
-  private readonly namespace: string | null;
+  private service?: BackupService;
   /** Requests the popup already opened its screen for, so cancelling one doesn't reopen it. */
   private readonly shown = new Set<string>();
   /** Held only between choosing a file and confirming or leaving. */
   private file: Uint8Array | null = null;
   private plan: RestorePlan | null = null;
+  private release: (() => void)[] = [];
   private closed = false;
-  private readonly age = new AgeClient();
 
   constructor(
     private readonly host: ReactiveControllerHost,
-    private readonly win: Window = window,
-    private readonly options: BackupOptions = {},
+    private readonly world: PopupWorld,
+    private readonly options: BackupControllerOptions = {},
   ) {
-    this.namespace = new URLSearchParams(win.location.search).get('namespace');
     host.addController(this);
   }
 
@@ -140,11 +111,8 @@ export class BackupController implements ReactiveController, BackupModel {
   hostDisconnected() {
     this.closed = true;
     this.forget();
-    this.age.close();
-    this.ring?.close();
-    this.bus?.close();
-    this.db?.close();
-    this.ring = this.bus = this.db = undefined;
+    for (const undo of this.release.splice(0)) undo();
+    this.service = undefined;
   }
 
   /** True while a backup screen is open: the lock's popup stays open after an unlock then. */
@@ -161,71 +129,54 @@ export class BackupController implements ReactiveController, BackupModel {
     const task = this.state.task;
     this.forget();
     this.set({ task: null, preview: null, fileName: null, outcome: null });
-    if (task) await this.endRequest(task === 'backup' ? 'backup' : 'restore', 'cancelled');
+    if (task && this.service) {
+      await this.service.cancel(task === 'backup' ? 'backup' : 'restore');
+      await this.follow();
+    }
   }
 
   backUp(passphrase: string, again: string) {
-    return this.act(async () => {
+    return this.act(async (service) => {
       checkBackupPassphrase(passphrase, again);
-      const { namespace, key, records } = this.ready();
-      await this.say('Encrypting the backup… this takes a few seconds.');
-      const all = await records.all(namespace);
-      const withValues = await Promise.all(all.map(async (r) => ({ ...r, value: await decryptValue(key, r) })));
-      const at = Date.now();
-      const armored = await this.age.encrypt(backupJson(namespace, at, withValues), passphrase, this.options.workFactor ?? SCRYPT_WORK_FACTOR);
-      const name = backupFileName(namespace, new Date(at));
-      (this.options.save ?? download)(new Blob([armored], { type: 'application/octet-stream' }), name);
-      const request = await this.pendingId('backup');
-      await records.exported(namespace, all.length, request);
-      announce(namespace, ['audit', 'status']);
-      const count = `${all.length} record${all.length === 1 ? '' : 's'}`;
+      const made = await service.backUp(passphrase, again, (working) => this.say(working));
+      (this.options.save ?? download)(new Blob([made.file], { type: 'application/octet-stream' }), made.name);
+      const count = `${made.count} record${made.count === 1 ? '' : 's'}`;
       this.set({
         task: null,
-        outcome: { kind: 'success', text: `Backed up ${count} to ${name}. Keep the file and its passphrase apart: anyone with both can read every value.` },
+        outcome: {
+          kind: 'success',
+          text: `Backed up ${count} to ${made.name}. Keep the file and its passphrase apart: anyone with both can read every value.`,
+        },
       });
     });
   }
 
   choose(file: File) {
-    return this.act(async () => {
+    return this.act(async (service) => {
       this.forget();
-      checkFileSize(file.size);
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      if (fileKind(bytes) === 'age') {
-        this.file = bytes;
+      const chosen = await service.choose(file);
+      if (chosen.kind === 'age') {
+        this.file = chosen.bytes;
         this.set({ task: 'restore-passphrase', fileName: file.name });
-        return;
-      }
-      await this.preview(readDotenv(new TextDecoder().decode(bytes)), file.name);
+      } else this.preview(chosen.plan, file.name);
     });
   }
 
   decrypt(passphrase: string) {
-    return this.act(async () => {
+    return this.act(async (service) => {
       if (!this.file) throw new BackupError('Choose the backup file again.');
-      await this.say('Decrypting the backup… this takes a few seconds.');
-      const read = readBackup(await this.age.decrypt(this.file, passphrase));
+      const plan = await service.decrypt(this.file, passphrase, (working) => this.say(working));
       this.file = null;
-      await this.preview(read, this.state.fileName ?? 'the backup');
+      this.preview(plan, this.state.fileName ?? 'the backup');
     });
   }
 
   confirm() {
-    return this.act(async () => {
+    return this.act(async (service) => {
       const plan = this.plan;
       if (!plan) throw new BackupError('Choose the file again.');
-      const { namespace, key, records } = this.ready();
-      await this.say('Restoring…');
-      const request = await this.pendingId('restore');
-      await records.import(
-        namespace,
-        key,
-        plan.writes,
-        { source: plan.source, count: plan.count, added: plan.added, replaced: plan.replaced, skipped: plan.skipped },
-        request,
-      );
+      await service.confirm(plan, (working) => this.say(working));
       this.forget();
-      announce(namespace, ['values', 'audit', 'status']);
       this.set({
         task: null,
         preview: null,
@@ -238,18 +189,18 @@ export class BackupController implements ReactiveController, BackupModel {
   // ── Inside ─────────────────────────────────────────────────────────────────────────────
 
   private async start() {
-    if (!this.namespace) return;
     try {
-      const { embedders } = await loadSettings(this.win.location.origin);
-      if (this.closed || !originAllowed(this.namespace, embedders)) return;
-      this.db = await openVaultDb();
-      this.records = new Records(this.db);
-      this.requests = new Requests(this.db, 0, Date.now);
-      this.ring = await KeyRing.open(this.db);
-      this.ring.onChange(() => this.host.requestUpdate());
-      this.bus = new BroadcastChannel(CHANNEL);
-      this.bus.onmessage = () => void this.follow();
-      if (this.closed) return this.hostDisconnected();
+      const { namespace, embedders, db, ring, bus } = await this.world.ready();
+      if (this.closed || !namespace || !originAllowed(namespace, embedders)) return;
+      const service = new BackupService({ namespace, db, keys: ring }, this.options);
+      this.service = service;
+      const onBus = () => void this.follow();
+      bus.addEventListener('message', onBus);
+      this.release.push(
+        ring.onChange(() => this.host.requestUpdate()),
+        () => bus.removeEventListener('message', onBus),
+        () => service.close(),
+      );
       this.set({ available: true });
       await this.follow();
     } catch (error) {
@@ -259,39 +210,15 @@ export class BackupController implements ReactiveController, BackupModel {
 
   /** Follows the page's pending requests, and opens the screen of a new one. */
   private async follow() {
-    if (!this.requests || !this.namespace) return;
-    const now = Date.now();
-    const pending = (await this.requests.all(this.namespace)).filter(
-      (r) => r.uid === undefined && (r.kind === 'backup' || r.kind === 'restore') && stateAt(r, now) === 'pending',
-    );
+    if (!this.service) return;
+    const pending = await this.service.pending();
     this.set({ pending: pending.map((r) => r.kind as BackupRequestKind) });
     const fresh = pending.find((r) => !this.shown.has(r.id));
     for (const r of pending) this.shown.add(r.id);
     if (fresh && this.state.task === null && !this.state.busy) this.open(fresh.kind as 'backup' | 'restore');
   }
 
-  private async pendingId(kind: BackupRequestKind): Promise<string | undefined> {
-    if (!this.requests || !this.namespace) return undefined;
-    const now = Date.now();
-    return (await this.requests.all(this.namespace)).find((r) => r.uid === undefined && r.kind === kind && stateAt(r, now) === 'pending')?.id;
-  }
-
-  private async endRequest(kind: BackupRequestKind, state: 'cancelled') {
-    const id = await this.pendingId(kind);
-    if (!id || !this.requests || !this.namespace) return;
-    await this.requests.end(id, state);
-    announce(this.namespace, ['status']);
-    await this.follow();
-  }
-
-  private async preview(read: ReadFile, fileName: string) {
-    const { namespace, key, records } = this.ready();
-    const here = await records.all(namespace);
-    const names = new Set(read.records.map((r) => r.name));
-    const values = new Map<string, string>();
-    for (const r of here) if (names.has(r.name)) values.set(r.name, await decryptValue(key, r));
-    const taken = await records.placeholders();
-    const plan = planRestore(read, { namespace, records: here, values, taken });
+  private preview(plan: RestorePlan, fileName: string) {
     this.plan = plan;
     this.set({
       task: 'restore-preview',
@@ -309,13 +236,6 @@ export class BackupController implements ReactiveController, BackupModel {
     });
   }
 
-  private ready(): { namespace: string; key: CryptoKey; records: Records } {
-    if (!this.records || !this.namespace) throw new BackupError("This popup wasn't opened for a SLICC page, so it can't back up or restore.");
-    const key = this.ring?.key;
-    if (!key) throw new BackupError('The vault is locked: unlock it first.');
-    return { namespace: this.namespace, key, records: this.records };
-  }
-
   /** Says what is happening and lets the popup draw it before heavy work (scrypt) holds the thread. */
   private async say(working: string) {
     this.set({ working });
@@ -328,11 +248,12 @@ export class BackupController implements ReactiveController, BackupModel {
     this.plan = null;
   }
 
-  private async act(work: () => Promise<void>) {
+  private async act(work: (service: BackupService) => Promise<void>) {
     if (this.state.busy) return;
     this.set({ busy: true, outcome: null, working: null });
     try {
-      await work();
+      if (!this.service) throw new BackupError("This popup wasn't opened for a SLICC page, so it can't back up or restore.");
+      await work(this.service);
     } catch (error) {
       let text: string;
       if (error instanceof BackupError) text = error.message;

@@ -2,9 +2,10 @@
 // model: a passphrase twice to back up; a file (picker or drop), its passphrase when it is an age
 // file, and a preview by name to restore. Names, kinds, placeholders and counts only: no value.
 import { css, html, nothing } from 'lit';
+import type { PreviewItem } from '../src/backup/index.ts';
+import { MIN_BACKUP_PASSPHRASE } from '../src/limits.ts';
 import type { BackupModel, BackupTask, PreviewView } from './backup-controller.ts';
-import type { PreviewItem } from '../src/backup/format.ts';
-import { MIN_BACKUP_PASSPHRASE } from '../src/backup/format.ts';
+import type { Parts } from './popup-parts.ts';
 
 export const BACKUP_TITLES: Record<BackupTask, string> = {
   backup: 'Back up your secrets',
@@ -65,14 +66,6 @@ export const backupStyles = css`
     color: var(--spectrum-neutral-subdued-content-color-default);
   }
 `;
-
-/** How the element draws buttons and fields, so backup screens match the lock's. */
-export interface Parts {
-  button(label: string, intent: () => unknown, variant?: string, treatment?: string): unknown;
-  submitButton(label: string, variant?: string): unknown;
-  field(name: string, label: string, autocomplete: string): unknown;
-  submit(event: SubmitEvent, intent: (fields: { get(name: string): string | undefined }) => Promise<void>): void;
-}
 
 const STATUS: Record<PreviewItem['status'], string> = {
   new: 'new',

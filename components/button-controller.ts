@@ -1,11 +1,11 @@
-// The lock button's link to the world (README, The button): the embedder's hello, the namespace's
+// The lock button's link to the world (README, Key store and lock: the button): the embedder's hello, the namespace's
 // availability from the vault frames, the `availability` message back, and opening the popup.
 // The element only renders what this sets on it and forwards the click.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Availability, ButtonAvailability, ButtonHello } from '../src/contract.ts';
-import { AvailabilityWatcher } from '../src/lock/availability.ts';
+import { AvailabilityWatcher } from '../src/lock/index.ts';
 import { MAX_HELD_HELLOS } from '../src/limits.ts';
-import { loadSettings, originAllowed } from '../src/gateway/settings.ts';
+import { loadSettings, originAllowed } from '../src/gateway/index.ts';
 import type { Scale, Theme } from './spectrum.ts';
 
 /** What the controller sets on its element. */
@@ -75,7 +75,7 @@ export class ButtonController implements ReactiveController {
   /**
    * `window.open`, or `null` when the browser refused. A blocker makes it return `null`; in a frame
    * sandboxed without `allow-popups`, Chromium returns `null` and Firefox throws `InvalidAccessError`
-   * (README, The button): both are a block the person must see.
+   * (README, Key store and lock: the button): both are a block the person must see.
    */
   private tryOpen(url: string): Window | null {
     try {

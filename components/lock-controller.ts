@@ -1,14 +1,10 @@
-// The popup's link to the lock (README, The popup): the key ring of this document, the key slots,
+// The popup's link to the lock (README, Key store and lock: the popup): the key ring of this document, the key slots,
 // and what the person asked for. It keeps the screen and the outcome in plain words; the element
 // renders them and forwards the person's intents. No value or passphrase is ever kept or shown.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { AutoLockMs, LockState } from '../src/contract.ts';
-import { AutoLock } from '../src/lock/autolock.ts';
-import { openVaultDb, type VaultDb } from '../src/store/schema.ts';
-import { KeyRing } from '../src/lock/keyring.ts';
-import { Lock, LockError, type Proof } from '../src/lock/lock.ts';
-import { loadSettings } from '../src/gateway/settings.ts';
-import { CHANNEL } from '../src/store/bus.ts';
+import { AutoLock, type KeyRing, Lock, LockError, type Proof } from '../src/lock/index.ts';
+import type { PopupWorld } from './popup-world.ts';
 import type { Scale, Theme } from './spectrum.ts';
 
 export type Screen =
@@ -84,8 +80,8 @@ export class LockController implements ReactiveController, PopupModel {
   private lock?: Lock;
   private ring?: KeyRing;
   private autoLock?: AutoLock;
-  private bus?: BroadcastChannel;
-  private db?: VaultDb;
+  /** What `start` took hold of, released on disconnect (the world itself is the popup's). */
+  private release: (() => void)[] = [];
   private disconnected = false;
   /** Opened by the button to unlock: it closes itself once unlocked. */
   private readonly closeAfterUnlock: boolean;
@@ -94,6 +90,7 @@ export class LockController implements ReactiveController, PopupModel {
 
   constructor(
     private readonly host: ReactiveControllerHost,
+    private readonly world: PopupWorld,
     private readonly win: Window = window,
   ) {
     this.state = initialState(win.location);
@@ -106,13 +103,10 @@ export class LockController implements ReactiveController, PopupModel {
     void this.start();
   }
 
-  /** Releases all it holds, even mid-start: the key ring, the bus and the database. */
+  /** Lets go of the world's key ring and bus, and stops auto-lock's timer, even mid-start. */
   hostDisconnected() {
-    this.autoLock?.close();
     this.disconnected = true;
-    this.ring?.close();
-    this.bus?.close();
-    this.db?.close();
+    for (const undo of this.release.splice(0)) undo();
   }
 
   go(screen: Screen) {
@@ -189,20 +183,23 @@ export class LockController implements ReactiveController, PopupModel {
 
   private async start() {
     try {
-      const { config } = await loadSettings(this.win.location.origin);
-      const db = await openVaultDb();
-      this.db = db;
-      if (this.disconnected) return db.close();
+      const { config, db, ring, bus } = await this.world.ready();
+      if (this.disconnected) return;
       this.lock = new Lock(db, { iterations: config.passphraseIterations, rpName: config.name });
-      this.ring = await KeyRing.open(db);
-      this.ring.onChange(() => this.refresh());
-      this.autoLock = new AutoLock(db, this.ring);
+      this.ring = ring;
+      const autoLock = new AutoLock(db, ring);
+      this.autoLock = autoLock;
       // Another popup may set or remove a lock, or change auto-lock: the vault's bus says so.
-      this.bus = new BroadcastChannel(CHANNEL);
-      this.bus.onmessage = () => {
-        void this.autoLock?.arm();
+      const onBus = () => {
+        void autoLock.arm();
         void this.refresh();
       };
+      bus.addEventListener('message', onBus);
+      this.release.push(
+        ring.onChange(() => this.refresh()),
+        () => autoLock.close(),
+        () => bus.removeEventListener('message', onBus),
+      );
       await this.refresh();
     } catch (error) {
       console.error(`slicc-vault: the lock popup could not start: ${(error as Error).message}`);

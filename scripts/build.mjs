@@ -86,7 +86,7 @@ export async function buildSite(dist = defaultDist) {
     logLevel: 'warning',
   };
   // The frame's module is one file: a frame boots on every embedder page load, and a graph of
-  // shared chunks is fetched in waves (README, Benchmarks: frame boot). It is named by its
+  // shared chunks is fetched in waves (docs/benchmarks.md, Boot). It is named by its
   // content, so that hosts can let browsers keep it, compiled, for good (README, Documents and
   // hosting); index.html names the file of this build.
   const frame = await build({

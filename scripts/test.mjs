@@ -27,6 +27,16 @@ function tee(cmd, args) {
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Adds a `node --test` run's counts (its spec reporter's closing lines) to the totals, as `name`. */
+function countNode(out, code, name) {
+  const count = (word) => Number(new RegExp(`^ℹ ${word} (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
+  totals.passed += count('pass');
+  const failed = count('fail') + count('cancelled');
+  totals.failed += failed + (code !== 0 && failed === 0 ? 1 : 0);
+  totals.skipped += count('skipped') + count('todo');
+  runs[name] = count('pass') + failed + count('skipped') + count('todo');
+  if (code !== 0) status ||= code;
+}
 /** Tests run per engine (web-test-runner's) and end to end: the closing line says each. */
 const runs = {};
 const engines = (process.env.ENGINES ?? 'chromium firefox').split(/[\s,]+/).filter(Boolean);
@@ -42,6 +52,8 @@ try {
   run('npx', ['--no-install', 'tsc', '--noEmit', '-p', '.']);
   console.log('Linting and format check (npm run lint: biome check)…');
   run('npx', ['--no-install', 'biome', 'check', '.']);
+  console.log('Import rules (scripts/check-imports.mjs: imports point down, through faces, no cycle)…');
+  run('node', ['scripts/check-imports.mjs']);
   const wtrTotals = `${root}test-artifacts/wtr-totals.json`;
   const wtr = (env = {}) => {
     rmSync(wtrTotals, { force: true });
@@ -62,6 +74,11 @@ try {
     console.log('The stress test, alone (test/limits/stress.test.ts, STRESS=1)…');
     wtr({ STRESS: '1' });
   }
+  // Node's own tests of pure code and scripts (test/node/), counted as `Node`.
+  {
+    const { out, code } = await tee('node', ['--test', '--test-reporter=spec', 'test/node/']);
+    countNode(out, code, 'Node');
+  }
   if (process.env.SKIP_E2E !== '1') {
     const e2e = readdirSync(`${root}test/e2e`)
       .filter((f) => f.endsWith('.test.mjs'))
@@ -70,13 +87,7 @@ try {
     // Node's --test-timeout bounds each file as a whole too: a file's tests together get 5 minutes
     // (each test waits on its own conditions, with its own bounds).
     const { out, code } = await tee('node', ['--test', '--test-reporter=spec', '--test-timeout=300000', ...e2e]);
-    const count = (word) => Number(new RegExp(`^ℹ ${word} (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
-    totals.passed += count('pass');
-    const failed = count('fail') + count('cancelled');
-    totals.failed += failed + (code !== 0 && failed === 0 ? 1 : 0);
-    totals.skipped += count('skipped') + count('todo');
-    runs['end-to-end'] = count('pass') + failed + count('skipped') + count('todo');
-    if (code !== 0) status ||= code;
+    countNode(out, code, 'end-to-end');
   }
 } catch (error) {
   if (error.status === undefined) console.error(error.message);

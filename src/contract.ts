@@ -484,7 +484,7 @@ export type VaultEvent =
   | { v: Protocol; op: 'changed'; secrets: SecretView[]; exits: ExitPolicyView; audit: AuditEntry[] }
   | { v: Protocol; op: 'status'; status: VaultStatus };
 
-/** A namespace's `changed` goes out at most once in this many milliseconds (README, Events). */
+/** A namespace's `changed` goes out at most once in this many milliseconds (README, Embedding API: events). */
 export const CHANGED_EVERY_MS = 100;
 
 /** Everything a page port may receive. */

@@ -15,6 +15,13 @@ export const MAX_QUEUED_BYTES = 128 * MiB;
 /** `push`: one chunk. */
 export const MAX_PUSH_BYTES = 16 * MiB;
 
+/** A record: its name's characters, and its value's bytes of UTF-8 (README, Records). */
+export const MAX_NAME = 128;
+export const MIN_VALUE_BYTES = 8;
+export const MAX_VALUE_BYTES = 65536;
+/** The scrubber's own bound on a value, used on its own (a record's is MAX_VALUE_BYTES). */
+export const MAX_SCRUB_VALUE_BYTES = MiB;
+
 /** /dev/sealed fields. Names and values follow the record rules (validate.ts). */
 export const MAX_PROMPT = 200;
 export const MAX_PROVIDER = 128;
@@ -50,6 +57,30 @@ export const MAX_AUDIT_ENTRIES = 10_000;
 export const AUDIT_TRIM_EVERY = 64;
 export const AUDIT_TRIM_MAX = 1000;
 export const POLICY_CACHE_SIZE = 16;
+/** A policy file's bytes: no policy file is anywhere near this; it bounds the work an attestation can cause. */
+export const MAX_POLICY_FILE_BYTES = MiB;
+/** An audit page asks for at most this many entries. */
+export const MAX_AUDIT_LIMIT = 1000;
+/** Scrub streams open at once on one agent port. */
+export const MAX_STREAMS = 64;
+
+/** PBKDF2 iterations of a passphrase slot: from this many to that many, so no config or stored slot makes an unlock hang. */
+export const MIN_ITERATIONS = 600_000;
+export const MAX_ITERATIONS = 10_000_000;
+/** Whether `n` is an allowed PBKDF2 iteration count. */
+export function iterationsAllowed(n: unknown): n is number {
+  return Number.isSafeInteger(n) && (n as number) >= MIN_ITERATIONS && (n as number) <= MAX_ITERATIONS;
+}
+/**
+ * Passphrases' least lengths, in characters: the lock's (it guards this browser, where guesses are
+ * slowed and counted) and a backup's (a file anyone may copy and attack offline, so longer).
+ */
+export const MIN_PASSPHRASE_LENGTH = 8;
+export const MIN_BACKUP_PASSPHRASE = 12;
+/** The largest file a restore reads: a namespace's 16 MiB of values, JSON-escaped and armored. */
+export const MAX_RESTORE_FILE_BYTES = 64 * MiB;
+/** A `.env` file's lines: four per record a namespace may hold. */
+export const MAX_DOTENV_LINES = 4 * MAX_RECORDS;
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 

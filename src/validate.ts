@@ -1,7 +1,8 @@
 // What a record's name and value may be (README, Records). Pure: each rule answers EINVAL saying
 // which rule was broken, never echoing the value.
-import type { RecordKind } from './contract.ts';
+import type { RecordKind, Stamp } from './contract.ts';
 import { einval } from './errors.ts';
+import { MAX_NAME, MAX_TAG, MAX_VALUE_BYTES, MIN_VALUE_BYTES } from './limits.ts';
 
 export const PLACEHOLDER_PREFIX = 'fnox_proxy_';
 /** A placeholder's form (README, Records): the prefix and 24 lower-case hex characters.
@@ -19,15 +20,11 @@ export const PLACEHOLDERS = new RegExp(PLACEHOLDER_FORM, 'g');
 export const PLACEHOLDER_ANY_CASE = new RegExp(PLACEHOLDER_FORM, 'i');
 /** An exit bios may choose: `page`, `proxy`, `tailscale` or `device:<name>`. */
 export const EXIT_NAME = /^(page|proxy|tailscale|device:[A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;
-/** An HTTP token (RFC 9110): a method or a header name. */
 /** An agent's scrub stream id (README, The agent's ops). */
 export const STREAM_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+/** An HTTP token (RFC 9110): a method or a header name. */
 export const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export const RECORD_KINDS: readonly RecordKind[] = ['secret', 'grant', 'model', 'mcp'];
-/** A value's bounds in UTF-8 bytes (README, Records). */
-export const MIN_VALUE_BYTES = 8;
-export const MAX_VALUE_BYTES = 65536;
-export const MAX_NAME = 128;
 
 /** A secret's name: an environment variable name of 1 to 128 characters. */
 export const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
@@ -108,4 +105,16 @@ export function checkOptionalTime(field: string, value: unknown): number | undef
 export function isDense(list: readonly unknown[]): boolean {
   for (let i = 0; i < list.length; i++) if (!(i in list)) return false;
   return true;
+}
+
+/** The kernel's stamp, trusted as given but checked for shape (a malformed one is bios's bug: a port error). */
+export function parseStamp(stamp: unknown): Stamp {
+  const s = stamp as Partial<Stamp> | null;
+  if (!s || typeof s !== 'object') throw einval('stamp must be { pid, ppid, uid, gid, tag }');
+  for (const field of ['pid', 'ppid', 'uid', 'gid'] as const) {
+    if (!Number.isSafeInteger(s[field]) || (s[field] as number) < 0) throw einval(`stamp.${field} must be a non-negative integer`);
+  }
+  if (typeof s.tag !== 'string') throw einval('stamp.tag must be a string');
+  if (s.tag.length > MAX_TAG) throw einval(`stamp.tag must be at most ${MAX_TAG} characters`);
+  return { pid: s.pid!, ppid: s.ppid!, uid: s.uid!, gid: s.gid!, tag: s.tag };
 }

@@ -3,24 +3,31 @@
 // stream ids are checked before use and never echoed in errors, and every string of a reply or
 // error other than the scrubbed texts and chunks passes the scrubber before it is posted.
 import { VaultError, einval } from '../errors.ts';
-import { IDLE_MS, type ScrubStream, type Scrubber } from '../scrub/scrubber.ts';
-import { pushSliced, redactSliced } from '../scrub/slices.ts';
-import type { AgentCommand } from '../gateway/commands.ts';
-import type { Registered } from '../inject/registered.ts';
-import type { Compiled } from '../core/scrubbers.ts';
+import type { Registered } from '../inject/index.ts';
+import { MAX_STREAMS } from '../limits.ts';
+import { IDLE_MS, type ScrubStream, type Scrubber, pushSliced, redactSliced } from '../scrub/index.ts';
+import type { AgentCommand } from './parse.ts';
+
+/** A namespace's scrubber as the vault compiled it, with the scrub version it was compiled at. */
+interface Compiled {
+  version: number;
+  scrubber: Scrubber;
+}
 
 /** What an agent session uses of the vault: the namespace's scrubber and version, and registration. */
 export interface AgentVault {
-  scrubber(namespace: string): Promise<Compiled>;
-  /** The newest compiled scrubber (compiling first when it can), if there is one. */
-  newestScrubber(namespace: string): Promise<Compiled | undefined>;
-  scrubVersion(namespace: string): Promise<number>;
-  /** Brings the namespace in memory up to the stored revision (one small read). */
-  fresh(namespace: string): Promise<void>;
-  registerEndpoints(namespace: string, added: Registered): Promise<{ ok: true }>;
+  reads: {
+    scrubber(namespace: string): Promise<Compiled>;
+    /** The newest compiled scrubber (compiling first when it can), if there is one. */
+    newestScrubber(namespace: string): Promise<Compiled | undefined>;
+    scrubVersion(namespace: string): Promise<number>;
+    /** Brings the namespace in memory up to the stored revision (one small read). */
+    fresh(namespace: string): Promise<void>;
+  };
+  writes: {
+    registerEndpoints(namespace: string, added: Registered): Promise<{ ok: true }>;
+  };
 }
-
-export const MAX_STREAMS = 64;
 
 interface OpenStream {
   version: number;
@@ -77,7 +84,7 @@ export class AgentSession {
         this.streams.delete(command.stream);
         return {};
       case 'endpoints':
-        return this.vault.registerEndpoints(this.namespace, command.added);
+        return this.vault.writes.registerEndpoints(this.namespace, command.added);
     }
   }
 
@@ -85,14 +92,14 @@ export class AgentSession {
     // A value another document wrote a moment ago is scrubbed too, though its notice hasn't come:
     // the stored revision is read while the texts are scrubbed, and nothing is answered before it
     // is in; when it brought other values, the texts are scrubbed again with them.
-    const checked = this.vault.fresh(this.namespace);
+    const checked = this.vault.reads.fresh(this.namespace);
     checked.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
-    let { version, scrubber } = await this.vault.scrubber(this.namespace);
+    let { version, scrubber } = await this.vault.reads.scrubber(this.namespace);
     this.used = scrubber;
     // In slices that yield (README, Limits): a big or long redact never holds the thread for long.
     let result = await redactSliced(scrubber, texts);
     await checked;
-    const now = await this.vault.scrubber(this.namespace);
+    const now = await this.vault.reads.scrubber(this.namespace);
     if (now.version !== version) {
       ({ version, scrubber } = now);
       this.used = scrubber;
@@ -104,8 +111,8 @@ export class AgentSession {
   private async open(id: string) {
     if (this.streams.has(id)) throw einval('that stream is already open');
     if (this.streams.size >= MAX_STREAMS) throw new VaultError('EAGAIN', `at most ${MAX_STREAMS} streams may be open on a port`);
-    await this.vault.fresh(this.namespace);
-    const { version, scrubber } = await this.vault.scrubber(this.namespace);
+    await this.vault.reads.fresh(this.namespace);
+    const { version, scrubber } = await this.vault.reads.scrubber(this.namespace);
     this.used = scrubber;
     // The stream measures idle() by the vault's clock, from its own last push.
     this.streams.set(id, { version, scrubber, stream: scrubber.stream({ idleMs: IDLE_MS }) });
@@ -116,7 +123,7 @@ export class AgentSession {
   private async current(id: string): Promise<OpenStream> {
     const open = this.streams.get(id);
     if (!open) throw new VaultError('ENOENT', 'there is no open stream with that id');
-    const scrubVersion = await this.vault.scrubVersion(this.namespace);
+    const scrubVersion = await this.vault.reads.scrubVersion(this.namespace);
     if (scrubVersion !== open.version) {
       this.streams.delete(id);
       throw new VaultError('EAGAIN', 'the values changed since that stream opened; open it again and push its output from the start');
@@ -128,7 +135,7 @@ export class AgentSession {
   /** The scrubber to check a reply with: the op's own, else the newest compiled (none before the first unlock). */
   private async scrubber(): Promise<Scrubber | undefined> {
     if (this.used) return this.used;
-    return (await this.vault.newestScrubber(this.namespace))?.scrubber;
+    return (await this.vault.reads.newestScrubber(this.namespace))?.scrubber;
   }
 
   private clean<T>(value: T, scrubber: Scrubber | undefined, depth = 0): T {

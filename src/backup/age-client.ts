@@ -1,7 +1,8 @@
 // The popup's side of the age worker (src/age-worker.ts): one worker per popup, started on first
 // use and ended with the popup. Where workers can't start, the work runs here instead.
 import type { AgeAnswer, AgeJob } from './age-worker.ts';
-import { BackupError, decryptAge, encryptBackup } from './format.ts';
+import { decryptAge, encryptBackup } from './age.ts';
+import { BackupError } from './format.ts';
 
 type Job = AgeJob extends infer J ? (J extends AgeJob ? Omit<J, 'id'> : never) : never;
 

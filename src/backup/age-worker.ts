@@ -1,7 +1,8 @@
 // A dedicated worker of the vault origin for age's scrypt (README, Backup and restore): deriving a
 // backup's key takes seconds at age's work factor, so the popup stays responsive while it runs.
 // It answers `{ id, text }` or `{ id, error }` (a BackupError's plain words); nothing is kept.
-import { BackupError, decryptAge, encryptBackup } from './format.ts';
+import { decryptAge, encryptBackup } from './age.ts';
+import { BackupError } from './format.ts';
 
 export type AgeJob =
   | { id: number; op: 'encrypt'; json: string; passphrase: string; workFactor: number }

@@ -4,22 +4,22 @@
 // document's own, or another's over the bus) that follow its revision by exactly one; anything
 // else (a missed notice, a notice without a delta) makes the owner reload it. IndexedDB stays the
 // only truth: this is a cache kept exact by the revision.
-import type { AuditEntry, McpServerEntry, RefusedRule } from '../contract.ts';
-import type { NamespaceMeta, StoredRecord } from '../store/schema.ts';
-import type { Endpoint } from '../inject/endpoints.ts';
-import { AUDIT_PAGE, type Delta, type LoadedNamespace, revOf } from '../store/namespaces.ts';
-import { type Policy, type StoredPolicy, policyOf } from '../policy/accepted.ts';
-import { refusedEndpoints } from '../inject/registered.ts';
-import { type StoredRequest, oldestFirst } from '../store/requests.ts';
-import { withoutEndpointRules } from './views.ts';
+import type { AuditEntry } from '../contract.ts';
+import { type Endpoint, type InEffect, inEffect } from '../inject/index.ts';
+import { policyOf } from '../policy/index.ts';
+import {
+  AUDIT_PAGE,
+  type Delta,
+  type LoadedNamespace,
+  type NamespaceMeta,
+  type StoredPolicy,
+  type StoredRecord,
+  type StoredRequest,
+  oldestFirst,
+  revOf,
+} from '../store/index.ts';
 
-/** The policy in effect and the endpoints it may never reach, derived from policy and meta. */
-export interface InEffect {
-  policy: Policy;
-  refused: RefusedRule[];
-  endpoints: Endpoint[];
-  mcp: McpServerEntry[];
-}
+export type { InEffect };
 
 const byName = (a: StoredRecord, b: StoredRecord) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -126,8 +126,6 @@ export class NamespaceState {
   }
 
   private derive() {
-    const endpoints = refusedEndpoints(this.builtin, this.meta.registered);
-    const { policy, refused } = withoutEndpointRules(policyOf(this.stored), endpoints);
-    this.effect = { policy, refused, endpoints, mcp: this.meta.registered?.mcp ?? [] };
+    this.effect = inEffect(policyOf(this.stored), this.builtin, this.meta.registered);
   }
 }

@@ -1,11 +1,9 @@
 // The compiled scrubbers of this document, one per namespace (README, Scrub state): compiled
 // whenever the document holds the key and the namespace's set of values changed, and kept for the
 // document's life, so locking stops value use but never scrubbing.
-import type { ScrubHit } from '../contract.ts';
-import type { StoredRecord } from '../store/schema.ts';
-import { type HeldKey, decryptValue } from '../lock/slots.ts';
-import { vaultWorker } from '../worker/client.ts';
-import type { Scrubber } from '../scrub/scrubber.ts';
+import type { ScrubValue, Scrubber } from '../scrub/index.ts';
+import { type HeldKey, type StoredRecord, decryptValue } from '../store/index.ts';
+import { vaultWorker } from '../worker/index.ts';
 
 /** How long the values stay unchanged before a write's compile runs (README, Scrub state). */
 export const COMPILE_AFTER_MS = 50;
@@ -21,7 +19,7 @@ export class Scrubbers {
   private readonly queue = new Map<string, Promise<unknown>>();
 
   /** Per namespace, each record's value as last decrypted, by id, with the revision it was decrypted at. */
-  private readonly decrypted = new Map<string, Map<string, { stamp: string; value: { name: string; placeholder: string; value: string } }>>();
+  private readonly decrypted = new Map<string, Map<string, { stamp: string; value: ScrubValue }>>();
 
   /** `source` answers the namespace's scrub version and records from memory (namespace-state.ts). */
   constructor(
@@ -121,9 +119,9 @@ export class Scrubbers {
   }
 
   /** Every record's value: only those written since the last compile are decrypted again. */
-  private async values(namespace: string, key: CryptoKey, records: readonly StoredRecord[]): Promise<{ values: Values[]; unreadable: StoredRecord[] }> {
+  private async values(namespace: string, key: CryptoKey, records: readonly StoredRecord[]): Promise<{ values: ScrubValue[]; unreadable: StoredRecord[] }> {
     const before = this.decrypted.get(namespace) ?? new Map();
-    const after = new Map<string, { stamp: string; value: Values }>();
+    const after = new Map<string, { stamp: string; value: ScrubValue }>();
     const unreadable: StoredRecord[] = [];
     await Promise.all(
       records.map(async (r) => {
@@ -140,20 +138,4 @@ export class Scrubbers {
     this.decrypted.set(namespace, after);
     return { values: records.flatMap((r) => after.get(r.id)?.value ?? []), unreadable };
   }
-}
-
-export interface Values {
-  name: string;
-  placeholder: string;
-  value: string;
-}
-
-/** Adds hits into a running total per `{ name, form }`. */
-export function addHits(total: ScrubHit[], hits: readonly ScrubHit[]): ScrubHit[] {
-  for (const hit of hits) {
-    const same = total.find((t) => t.name === hit.name && t.form === hit.form);
-    if (same) same.count += hit.count;
-    else total.push({ ...hit });
-  }
-  return total;
 }

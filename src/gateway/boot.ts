@@ -1,7 +1,7 @@
-// The frame's first work (README, Benchmarks: frame boot): its settings' fetches and its
+// The frame's first work (docs/benchmarks.md, Boot): its settings' fetches and its
 // database's open start as its bundle starts running, before the rest of the bundle's top level
 // and the element's upgrade. Imported first by components/vault-frame.ts, and only there.
-import { type VaultDb, openVaultDb } from '../store/schema.ts';
+import { type VaultDb, openVaultDb } from '../store/index.ts';
 import { loadSettings } from './settings.ts';
 
 export interface EarlyStart {

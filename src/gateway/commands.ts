@@ -1,17 +1,19 @@
-// Parse at the boundary (README, Embedding API): one parser per op turns a request's `unknown`
-// fields into a typed command, or throws EINVAL naming the field that is wrong. Nothing below the
-// parsers (vault.ts, the stores, the handlers) sees `unknown`. Pure, but for the transferred port.
-import type { AgentOp, ErrorBody, SealFields, SealedRequest, Stamp } from '../contract.ts';
+// Parse at the boundary (README, Embedding API): the page ops' parser table. Each parser turns a
+// request's `unknown` fields into a typed command, or throws EINVAL naming the field that is wrong;
+// the op families' own parsers (/dev/sealed, forward, the agent's) sit in their folders. Nothing
+// below the parsers sees `unknown`. Pure, but for the transferred port.
+import { type OpParser, parseAgentCommand } from '../agent/index.ts';
+import type { ErrorBody, SealFields, SealedRequest, Stamp } from '../contract.ts';
 import { VaultError, einval, errorBody } from '../errors.ts';
-import { type ForwardRequest, checkForward } from '../forward/forward.ts';
-import { checkPushSize, checkRedactBytes, checkRedactCount } from '../limits.ts';
-import type { RecordInput } from '../store/records.ts';
-import { type Registered, checkRegistration, checkUnregister } from '../inject/registered.ts';
-import { parseSealedRequest, parseStamp } from '../sealed/sealed.ts';
-import { checkKind, checkName, checkOptionalString, checkOptionalTime, checkValue, isDense, STREAM_ID } from '../validate.ts';
+import { type ForwardRequest, parseForward } from '../forward/index.ts';
+import { checkUnregister } from '../inject/index.ts';
+import { MAX_AUDIT_LIMIT } from '../limits.ts';
+import { parseSealedRequest } from '../sealed/index.ts';
+import type { RecordInput } from '../store/index.ts';
+import type { GivenFile } from '../core/index.ts';
+import { checkKind, checkName, checkOptionalString, checkOptionalTime, checkValue, isDense, parseStamp } from '../validate.ts';
 
-/** An audit page asks for at most this many entries. */
-export const MAX_AUDIT_LIMIT = 1000;
+export { parseAgentCommand };
 /** A `seal`'s source: a sign-in of a provider, or a seal from another device. */
 export const SEAL_SOURCE = /^(oauth:[^\s:@]+|jerk:[^\s:@]+@[^\s@]+)$/;
 
@@ -32,17 +34,11 @@ export type PageCommand =
   | { op: 'import' }
   /** `req` failed to parse: the `sealed` reply carries the error, the port gets none. */
   | { op: 'sealed'; req: SealedRequest | { error: ErrorBody }; stamp: Stamp }
-  | { op: 'policy'; files: unknown[] }
+  /** Each attestation as bios sent it, with the path it names (checked later: an untrusted file is a warning, not an error). */
+  | { op: 'policy'; files: GivenFile[] }
   | { op: 'forward'; request: ForwardRequest; port: MessagePort };
 
-/** The agent's ops as the contract has them, but `endpoints`, whose registrations come checked. */
-export type AgentCommand = Exclude<AgentOp, { op: 'endpoints' }> | { op: 'endpoints'; added: Registered };
-
 type Fields = Record<string, unknown>;
-interface OpParser<C> {
-  fields: readonly string[];
-  parse(fields: Fields, ports: readonly MessagePort[]): C;
-}
 
 const name = (fields: Fields) => {
   if (typeof fields.name !== 'string') throw einval('name must be a string');
@@ -127,15 +123,17 @@ export const PAGE_OPS: Record<string, OpParser<PageCommand>> = {
     fields: ['files'],
     parse: ({ files }) => {
       if (!Array.isArray(files) || files.length < 1 || files.length > 2 || !isDense(files)) throw einval('files must be a list of one or two attestations');
-      const paths = files.map((f) => (f && typeof f === 'object' ? (f as { path?: unknown }).path : undefined));
-      if (paths.length === 2 && typeof paths[0] === 'string' && paths[0] === paths[1]) throw einval(`files lists ${paths[0]} twice`);
-      return { op: 'policy', files };
+      const given = files.map(
+        (attestation): GivenFile => ({ path: attestation && typeof attestation === 'object' ? attestation.path : undefined, attestation }),
+      );
+      if (given.length === 2 && typeof given[0]!.path === 'string' && given[0]!.path === given[1]!.path) throw einval(`files lists ${given[0]!.path} twice`);
+      return { op: 'policy', files: given };
     },
   },
   forward: {
     fields: ['head', 'body', 'owner', 'exit', 'rawTraits'],
     parse: (fields, ports) => {
-      const request = checkForward(fields);
+      const request = parseForward(fields);
       const port = ports[0];
       if (!port) throw einval('forward needs a MessagePort transferred for the response');
       return { op: 'forward', request, port };
@@ -150,59 +148,4 @@ export function parsePageCommand(op: string, fields: Fields, ports: readonly Mes
   const unknown = Object.keys(fields).find((field) => !parser.fields.includes(field));
   if (unknown) throw einval(`${op} has no field ${unknown}`);
   return parser.parse(fields, ports);
-}
-
-/** A stream id as the agent gave it, if it is one; the id itself never goes into the error. */
-export function streamId(id: unknown): string {
-  if (typeof id !== 'string' || !STREAM_ID.test(id)) throw einval('stream must be an id of 1 to 64 characters of A-Z a-z 0-9 . _ : -');
-  return id;
-}
-
-const isText = (t: unknown): t is string | Uint8Array => typeof t === 'string' || t instanceof Uint8Array;
-const stream = <O extends 'redactStream' | 'idle' | 'end' | 'drop'>(op: O): OpParser<AgentCommand> => ({
-  fields: ['stream'],
-  parse: (fields) => ({ op, stream: streamId(fields.stream) }) as AgentCommand,
-});
-
-/** Each agent op: its fields and its parser. */
-export const AGENT_PARSERS: Record<string, OpParser<AgentCommand>> = {
-  redact: {
-    fields: ['texts'],
-    parse: ({ texts }) => {
-      const wrong = () => einval('texts must be a list of strings and Uint8Arrays');
-      if (!Array.isArray(texts)) throw wrong();
-      checkRedactCount(texts);
-      if (!isDense(texts) || !texts.every(isText)) throw wrong();
-      checkRedactBytes(texts);
-      return { op: 'redact', texts };
-    },
-  },
-  redactStream: stream('redactStream'),
-  push: {
-    fields: ['stream', 'chunk'],
-    parse: (fields) => {
-      if (!(fields.chunk instanceof Uint8Array)) throw einval('chunk must be a Uint8Array');
-      checkPushSize(fields.chunk);
-      return { op: 'push', stream: streamId(fields.stream), chunk: fields.chunk };
-    },
-  },
-  idle: stream('idle'),
-  end: stream('end'),
-  drop: stream('drop'),
-  endpoints: { fields: ['model', 'mcp'], parse: ({ model, mcp }) => ({ op: 'endpoints', added: checkRegistration(model, mcp) }) },
-};
-/** The agent role's reserved ops: ENOTSUP in this version. */
-export const AGENT_RESERVED = ['model', 'mcp', 'records', 'grant', 'refresh'];
-export const AGENT_OPS = [...Object.keys(AGENT_PARSERS), ...AGENT_RESERVED];
-
-/**
- * An agent request's command: EACCES for an op outside the role, ENOTSUP for a reserved one,
- * EINVAL for a wrong field. The op and field names the agent sent never go back into a message.
- */
-export function parseAgentCommand(op: string, fields: Fields): AgentCommand {
-  if (!AGENT_OPS.includes(op)) throw new VaultError('EACCES', 'that op is not an op of the agent role');
-  const parser = Object.hasOwn(AGENT_PARSERS, op) ? AGENT_PARSERS[op] : undefined;
-  if (!parser) throw new VaultError('ENOTSUP', `${op} is not built yet`);
-  if (Object.keys(fields).some((field) => !parser.fields.includes(field))) throw einval(`${op} takes only ${parser.fields.join(', ')}`);
-  return parser.parse(fields, []);
 }

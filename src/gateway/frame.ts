@@ -1,12 +1,12 @@
 // Starting the vault frame (index.html): hellos are held until config.json and embedders.json are
 // loaded, then the gateway answers them. A missing or malformed file answers nobody.
-import { AvailabilityBroadcaster } from '../lock/availability.ts';
-import { type VaultDb, openVaultDb } from '../store/schema.ts';
-import { Gateway } from './gateway.ts';
-import type { EarlyStart } from './boot.ts';
+import { Vault } from '../core/index.ts';
 import { MAX_HELD_HELLOS } from '../limits.ts';
+import { AvailabilityBroadcaster } from '../lock/index.ts';
+import { type VaultDb, openVaultDb } from '../store/index.ts';
+import type { EarlyStart } from './boot.ts';
+import { Gateway } from './gateway.ts';
 import { loadSettings } from './settings.ts';
-import { Vault } from '../core/vault.ts';
 
 export interface FrameOptions {
   /** The clock; tests on the vault origin pass one they control. */
@@ -41,7 +41,8 @@ export function startVaultFrame(win: Window = window, options: FrameOptions = {}
       vault = await Vault.open({ db, config: settings.then((s) => s.config), now: options.now, expected });
       const { embedders } = await settings;
       gateway = new Gateway(vault, embedders, win);
-      availability = new AvailabilityBroadcaster(vault, gateway, win);
+      const opened = vault;
+      availability = new AvailabilityBroadcaster({ status: (ns) => opened.reads.status(ns), onChange: (listener) => opened.onChange(listener) }, gateway, win);
       for (const event of held ?? []) hello(event);
       return gateway;
     } catch (error) {

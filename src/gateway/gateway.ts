@@ -1,16 +1,16 @@
-// The gateway: answers the embedder's hello, owns the ports, checks roles, answers each port in
-// order (FIFO) and pushes events to page ports. The work itself is the vault's (vault.ts).
-import type { EmbedderList, ErrorBody, Role, VaultStatus } from '../contract.ts';
+// The gateway (README, Embedding API): answers the embedder's hello, owns the ports, checks roles,
+// answers each port in order (FIFO) and pushes events to page ports. Each request is parsed once
+// into a typed command; the work is the vault's (`reads`, `writes`) and the op families'.
+import { AgentSession } from '../agent/index.ts';
+import { CHANGED_EVERY_MS, type EmbedderList, type ErrorBody, type Role, type VaultStatus } from '../contract.ts';
+import type { Vault } from '../core/index.ts';
 import { VaultError, einval, errorBody } from '../errors.ts';
-export { AGENT_OPS } from './commands.ts';
-import { AgentSession } from '../agent/session.ts';
-import { type PageCommand, parseAgentCommand, parsePageCommand } from './commands.ts';
-import { forward } from '../forward/forward.ts';
-import { answerSealed } from '../sealed/sealed.ts';
-import { originAllowed } from './settings.ts';
-import type { Change, Vault } from '../core/vault.ts';
+import { forward } from '../forward/index.ts';
 import { MAX_QUEUED_BYTES, MAX_QUEUED_REQUESTS, queueFull, queuedSize } from '../limits.ts';
-import { CHANGED_EVERY_MS } from '../contract.ts';
+import { answerSealed } from '../sealed/index.ts';
+import type { Change } from '../store/index.ts';
+import { type PageCommand, parseAgentCommand, parsePageCommand } from './commands.ts';
+import { originAllowed } from './settings.ts';
 
 type Fields = Record<string, unknown>;
 
@@ -68,7 +68,7 @@ export class Gateway {
     if (role !== 'page' && role !== 'agent') return refuse({ code: 'EINVAL', message: 'role must be page or agent' });
 
     const namespace = event.origin;
-    const status = await this.vault.welcome(namespace);
+    const status = await this.vault.reads.welcome(namespace);
     const connection: Connection = { port, role, namespace, tail: Promise.resolve(), seen: statusKey(status), waiting: 0, waitingBytes: 0 };
     if (role === 'agent') connection.agent = new AgentSession(this.vault, namespace);
     port.postMessage({ v: 1, op: 'welcome', role, status });
@@ -140,43 +140,43 @@ export class Gateway {
 
   /** Runs one page command: the vault's method for it, with typed input only. */
   private async run(namespace: string, command: PageCommand): Promise<object> {
-    const vault = this.vault;
+    const { reads, writes } = this.vault;
     switch (command.op) {
       case 'status':
-        return { status: await vault.status(namespace) };
+        return { status: await reads.status(namespace) };
       case 'placeholders':
-        return vault.placeholders(namespace);
+        return reads.placeholders(namespace);
       case 'list':
-        return { list: await vault.list(namespace) };
+        return { list: await reads.list(namespace) };
       case 'audit':
-        return vault.audit(namespace, command.before, command.limit);
+        return reads.audit(namespace, command.before, command.limit);
       case 'put':
-        return vault.put(namespace, command.input, command.request);
+        return writes.put(namespace, command.input, command.request);
       case 'seal':
-        return vault.seal(namespace, command.input);
+        return writes.seal(namespace, command.input);
       case 'remove':
-        return vault.remove(namespace, command.name);
+        return writes.remove(namespace, command.name);
       case 'restore':
-        return vault.restore(namespace, command.name);
+        return writes.restore(namespace, command.name);
       case 'cancel':
-        return vault.cancel(namespace, command.request);
+        return writes.cancel(namespace, command.request);
       case 'sealed':
-        return { reply: 'error' in command.req ? command.req : await answerSealed(vault, namespace, command.req, command.stamp) };
+        return { reply: 'error' in command.req ? command.req : await answerSealed(this.vault, namespace, command.req, command.stamp) };
       case 'lock':
-        await vault.lock();
+        await writes.lock();
         return {};
       case 'dismissBackupReminder':
-        return vault.dismissBackupReminder(namespace);
+        return writes.dismissBackupReminder(namespace);
       case 'unregister':
-        return vault.unregister(namespace, command.gone);
+        return writes.unregister(namespace, command.gone);
       case 'export':
-        return vault.askBackup(namespace, 'backup');
+        return writes.askBackup(namespace, 'backup');
       case 'import':
-        return vault.askBackup(namespace, 'restore');
+        return writes.askBackup(namespace, 'restore');
       case 'policy':
-        return vault.applyPolicy(namespace, command.files);
+        return writes.applyPolicy(namespace, command.files);
       case 'forward':
-        return forward(vault, namespace, command.request, command.port);
+        return forward(this.vault, namespace, command.request, command.port);
     }
   }
 
@@ -229,9 +229,9 @@ export class Gateway {
     }
     for (const ns of namespaces) {
       const [view, changed, status] = await Promise.all([
-        changes.includes('values') ? this.vault.placeholders(ns) : null,
-        changes.includes('audit') && this.changedNow(ns) ? this.vault.changed(ns) : null,
-        this.vault.status(ns),
+        changes.includes('values') ? this.vault.reads.placeholders(ns) : null,
+        changes.includes('audit') && this.changedNow(ns) ? this.vault.reads.changed(ns) : null,
+        this.vault.reads.status(ns),
       ]);
       if (changed) this.changedAt.set(ns, performance.now());
       for (const c of this.connections) {

@@ -1,16 +1,7 @@
-// The two files the vault fetches, same-origin, at start (README, Hosting). A missing or malformed
+// The two files the vault fetches, same-origin, at start (README, Documents and hosting). A missing or malformed
 // file is a console error and a vault that answers nobody, never one that answers everybody.
 import type { EmbedderList, VaultConfig } from '../contract.ts';
-
-/** PBKDF2 iterations of a passphrase slot: at least this many… */
-export const MIN_ITERATIONS = 600_000;
-/** …and at most this many, so no config or stored slot makes an unlock hang (README, Key store and lock). */
-export const MAX_ITERATIONS = 10_000_000;
-
-/** Whether `n` is an allowed PBKDF2 iteration count. */
-export function iterationsAllowed(n: unknown): n is number {
-  return Number.isSafeInteger(n) && (n as number) >= MIN_ITERATIONS && (n as number) <= MAX_ITERATIONS;
-}
+import { MAX_ITERATIONS, MIN_ITERATIONS, iterationsAllowed } from '../limits.ts';
 
 /** Whether `origin` is one of the embedders: an exact origin, or a pattern with one `*` label. */
 export function originAllowed(origin: string, embedders: EmbedderList): boolean {

@@ -54,7 +54,7 @@ export const inertReason = (name: string) => `${name} is inert: /etc/fnox/config
 
 const refuse = (reason: string, status: 403 | 502 = 403): ForwardDecision => ({ inject: false, status, reason });
 /** Request-supplied text in a reason: one line, bounded. */
-const clean = (s: string) => s.replace(/[\x00-\x1f\x7f]/g, '?').slice(0, 200);
+export const clean = (s: string) => s.replace(/[\x00-\x1f\x7f]/g, '?').slice(0, 200);
 
 /** The kernel MCP form `http://<port>.kernel.localhost/<path>`: port 1–65535 but 9222, none explicit. */
 export function isKernelMcpUrl(url: string | URL): boolean {

@@ -7,7 +7,7 @@
 // uses; and every exit rule of `forward` holds. Pure, like the injector.
 import type { ExitName, McpServerEntry, RawTraits, RequestHead } from '../contract.ts';
 import { matchesEndpoint, normalizeHost, toEndpoint } from './endpoints.ts';
-import { type InjectRecord, headRefusal, isKernelMcpUrl } from './injector.ts';
+import { type InjectRecord, clean, headRefusal, isKernelMcpUrl } from './injector.ts';
 import { MAX_URL_BYTES } from '../limits.ts';
 import { PLACEHOLDERS } from '../validate.ts';
 
@@ -31,7 +31,6 @@ export type McpDecision =
   | { inject: false; status: 403 | 502; reason: string };
 
 const refuse = (reason: string, status: 403 | 502 = 403): McpDecision => ({ inject: false, status, reason });
-const clean = (s: string) => s.replace(/[\x00-\x1f\x7f]/g, '?').slice(0, 200);
 
 /**
  * A `provider` that names an MCP server: https on 443 (or the kernel form), without credentials,

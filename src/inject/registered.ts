@@ -1,16 +1,14 @@
 // Model base URLs and MCP servers the agent registers for its namespace (`endpoints`). They only
 // ever add to the refused set. Pure: checking and merging are functions of their inputs.
-import type { McpServerEntry } from '../contract.ts';
+import type { McpServerEntry, RegisteredEndpoints } from '../contract.ts';
 import { type Endpoint, toEndpoint } from './endpoints.ts';
 import { einval } from '../errors.ts';
 import { MAX_REGISTERED, MAX_REGISTERED_STARS, MAX_REGISTERED_URL_BYTES, MAX_SERVER_NAMES, utf8Length } from '../limits.ts';
 import { isKernelMcpUrl } from './injector.ts';
 import { RECORD_NAME, isDense } from '../validate.ts';
 
-export interface Registered {
-  model: string[];
-  mcp: McpServerEntry[];
-}
+/** The model base URLs and MCP servers a namespace holds (the contract's shape). */
+export type Registered = RegisteredEndpoints;
 
 export const emptyRegistered = (): Registered => ({ model: [], mcp: [] });
 

@@ -3,8 +3,8 @@
 // has passed without use. Use is a value used or changed (a `forward` that injects, `put`, `seal`,
 // a `/dev/sealed` `seal`) or the person in the popup. The setting and the last use are kept in
 // IndexedDB (the `keys` store's `idle` entry), so every document of the vault agrees on them.
-import type { VaultDb } from '../store/schema.ts';
-import { type IdleEntry, lockOf } from './slots.ts';
+import type { IdleEntry, VaultDb } from '../store/index.ts';
+import { lockOf } from './slots.ts';
 import type { KeyRing } from './keyring.ts';
 
 /** The time and timers auto-lock runs on; tests inject one they move forward by hand. */

@@ -1,4 +1,4 @@
-// A namespace's availability for its lock button (README, The button): the vault frames of the
+// A namespace's availability for its lock button (README, Key store and lock: the button): the vault frames of the
 // origin tell the buttons over a BroadcastChannel, and a button asks when it starts. A frame
 // speaks only for the namespaces it has page ports of; without one, the button shows `connecting`.
 import type { Availability, VaultStatus } from '../contract.ts';

@@ -4,8 +4,8 @@
 // everywhere. The key travels as a non-extractable CryptoKey, never as bytes, and is adopted only
 // when it is the vault's: AES-GCM-256 for encrypt and decrypt that opens the key-check value, at
 // the lock epoch stored now.
-import type { VaultDb } from '../store/schema.ts';
-import { type HeldKey, isDataKey, nextEpoch, openDevice, opensCheck, readLock, readRing } from './slots.ts';
+import type { HeldKey, VaultDb } from '../store/index.ts';
+import { isDataKey, nextEpoch, openDevice, opensCheck, readLock, readRing } from './slots.ts';
 
 export const KEY_CHANNEL = 'slicc-vault-keys';
 const ASK_MS = 150;

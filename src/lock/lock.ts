@@ -1,33 +1,26 @@
-// The lock (README, The lock): passphrase and passkey key slots beside the device slot of
+// The lock (README, Key store and lock): passphrase and passkey key slots beside the device slot of
 // auto-unlock. Every change of slots needs the raw data-key bytes, so it first opens an existing
 // slot: the device slot while no lock is set, else the person's passphrase or passkey (like LUKS).
 // Raw bytes live only between that unwrap and the wrap that follows it, and are zeroed in
 // `finally`; so are the encoded passphrase and the PRF output once their key is derived. The first
 // lock brings a new data key (README, Key store and lock).
 import { AUTO_LOCK_CHOICES, type AutoLockMs, type LockState } from '../contract.ts';
-import type { StoredRecord, VaultDb } from '../store/schema.ts';
+import { MAX_ITERATIONS, MIN_ITERATIONS, MIN_PASSPHRASE_LENGTH, iterationsAllowed } from '../limits.ts';
 import {
   type DeviceSlot,
+  type IdleEntry,
+  type KeyEpoch,
   type KeySlot,
   type PasskeySlot,
   type PassphraseSlot,
-  type IdleEntry,
-  type KeyEpoch,
-  deviceSlot,
-  importDataKey,
-  lockOf,
-  makeCheck,
-  randomBytes,
+  type StoredRecord,
+  type VaultDb,
+  announce,
   reencrypt,
-  unwrapKey,
-  unwrapRaw,
-  wrapKey,
-} from './slots.ts';
-import { announce } from '../store/bus.ts';
+} from '../store/index.ts';
 import { noteUse } from './autolock.ts';
-import { MAX_ITERATIONS, MIN_ITERATIONS, iterationsAllowed } from '../gateway/settings.ts';
+import { deviceSlot, importDataKey, lockOf, makeCheck, randomBytes, unwrapKey, unwrapRaw, wrapKey } from './slots.ts';
 
-export const MIN_PASSPHRASE_LENGTH = 8;
 /** The HKDF `info` of the passkey slot's wrapping key: its own, so the PRF output serves nothing else. */
 const PASSKEY_INFO = new TextEncoder().encode('slicc-vault passkey slot wrapping key v1');
 const AES = { name: 'AES-GCM', length: 256 } as const;
@@ -67,12 +60,7 @@ export class LockError extends Error {
 /** How the person shows they hold the lock: the passphrase, or the passkey (asked for then). */
 export type Proof = { passphrase: string } | { passkey: true };
 
-/** Failed unlock attempts, kept on the slot itself so a reload doesn't forget them. */
-interface Attempts {
-  failures?: number;
-  failedAt?: number;
-}
-type LockSlot = (PassphraseSlot | PasskeySlot) & Attempts;
+type LockSlot = PassphraseSlot | PasskeySlot;
 
 /** The wait after `failures` failed attempts in a row: none, then 1 s doubling up to 5 minutes. */
 export function delayAfter(failures: number): number {

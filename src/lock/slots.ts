@@ -1,59 +1,8 @@
-// The key store (README, Key store): one data key, wrapped in key slots like LUKS. Raw key bytes
+// The key store (README, Key store and lock): one data key, wrapped in key slots like LUKS. Raw key bytes
 // exist only for the moment of wrapping or unwrapping; the data key itself is a non-extractable
 // AES-GCM CryptoKey.
 import { AUTO_LOCK_CHOICES, type AutoLockMs, type LockState } from '../contract.ts';
-import type { VaultDb } from '../store/schema.ts';
-
-interface SlotBase {
-  iv: Uint8Array<ArrayBuffer>;
-  /** The 32 data-key bytes, AES-GCM encrypted under the slot's wrapping key. */
-  wrapped: ArrayBuffer;
-  createdAt: number;
-}
-/** Auto-unlock: wrapped by a non-extractable key kept beside it. Exists only while no lock is set. */
-export interface DeviceSlot extends SlotBase {
-  slot: 'device';
-  wrappingKey: CryptoKey;
-}
-/** Wrapped by PBKDF2-SHA-256 of the NFC-normalized passphrase. */
-export interface PassphraseSlot extends SlotBase {
-  slot: 'passphrase';
-  salt: Uint8Array<ArrayBuffer>;
-  iterations: number;
-}
-/** Wrapped by HKDF-SHA-256 of the passkey's WebAuthn PRF output for `prfSalt`. */
-export interface PasskeySlot extends SlotBase {
-  slot: 'passkey';
-  credentialId: ArrayBuffer;
-  prfSalt: Uint8Array<ArrayBuffer>;
-}
-export type KeySlot = DeviceSlot | PassphraseSlot | PasskeySlot;
-
-/**
- * The key-check value (README, Key store and lock): a constant AES-GCM encrypted under the data
- * key with its own additional data. A key is the vault's only if it opens this; `id` is new with
- * every data key, so a writer can tell in its transaction that its key is still the vault's.
- */
-export interface KeyCheck {
-  slot: 'check';
-  id: string;
-  iv: Uint8Array<ArrayBuffer>;
-  ciphertext: ArrayBuffer;
-  createdAt: number;
-}
-/** The lock epoch: moves with every lock and every new data key; key messages carry it. */
-export interface KeyEpoch {
-  slot: 'epoch';
-  epoch: number;
-}
-/** Auto-lock (README, Key store and lock): the idle time chosen in the popup and the last use. */
-export interface IdleEntry {
-  slot: 'idle';
-  afterMs: number | null;
-  usedAt: number;
-}
-/** Everything the `keys` store holds, keyed by `slot`. */
-export type KeyEntry = KeySlot | KeyCheck | KeyEpoch | IdleEntry;
+import type { DeviceSlot, HeldKey, IdleEntry, KeyCheck, KeyEntry, KeyEpoch, KeySlot, VaultDb } from '../store/index.ts';
 
 const AES = { name: 'AES-GCM', length: 256 } as const;
 const encoder = new TextEncoder();
@@ -132,13 +81,6 @@ export async function opensCheck(key: CryptoKey, check: KeyCheck | undefined): P
 }
 
 export const importDataKey = (raw: BufferSource) => crypto.subtle.importKey('raw', raw, AES, false, ['encrypt', 'decrypt']);
-
-/** The data key held by a document: the key, the check value it opened, and the epoch it was taken at. */
-export interface HeldKey {
-  key: CryptoKey;
-  check: string;
-  epoch: number;
-}
 
 /** What opening the vault without asking found. */
 export type DeviceOpening =
@@ -227,40 +169,4 @@ export async function nextEpoch(db: VaultDb): Promise<number | null> {
   }
   await tx.done;
   return epoch;
-}
-
-// ── Values ──────────────────────────────────────────────────────────────────────────────
-
-/** Binds a ciphertext to its record: moved to another record, it fails to decrypt. */
-export interface ValueBinding {
-  id: string;
-  namespace: string;
-  name: string;
-}
-const bindingData = ({ id, namespace, name }: ValueBinding) => encoder.encode(JSON.stringify([id, namespace, name]));
-
-export async function encryptValue(key: CryptoKey, value: string, binding: ValueBinding) {
-  const iv = randomBytes(12);
-  const ciphertext = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: bindingData(binding) }, key, encoder.encode(value));
-  return { iv, ciphertext };
-}
-
-export async function decryptValue(key: CryptoKey, sealed: ValueBinding & { iv: Uint8Array<ArrayBuffer>; ciphertext: ArrayBuffer }): Promise<string> {
-  const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: sealed.iv, additionalData: bindingData(sealed) }, key, sealed.ciphertext);
-  return new TextDecoder().decode(plain);
-}
-
-/**
- * The record's value re-encrypted under `to` (a new data key), with a fresh IV and the same
- * binding; the plaintext bytes are zeroed. Throws when `from` can't open it.
- */
-export async function reencrypt(from: CryptoKey, to: CryptoKey, sealed: ValueBinding & { iv: Uint8Array<ArrayBuffer>; ciphertext: ArrayBuffer }) {
-  const plain = new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv: sealed.iv, additionalData: bindingData(sealed) }, from, sealed.ciphertext));
-  try {
-    const iv = randomBytes(12);
-    const ciphertext = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: bindingData(sealed) }, to, plain);
-    return { iv, ciphertext };
-  } finally {
-    plain.fill(0);
-  }
 }

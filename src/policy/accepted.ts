@@ -1,11 +1,12 @@
 // The accepted policy of a namespace and how a `policy` call changes it. Pure: the vault reads the
 // stored policy, calls `mergePolicy` and writes the result in one transaction.
 import type { PolicyChange, PolicyEntry, PolicyFileState } from '../contract.ts';
-import { type AttestationVerdict, FNOX_CONFIG, SECRETS_POLICY } from './attest.ts';
+import type { AttestationVerdict } from './attest.ts';
+import { FNOX_CONFIG, SECRETS_POLICY } from './paths.ts';
 import { MAX_AUDIT_CHANGES } from '../limits.ts';
 import { policyChanges } from './changes.ts';
 import { type FnoxConfig, parseFnoxConfig } from './fnox-config.ts';
-import { parsePolicyFile, parsePolicyFileOffThread } from './parsed.ts';
+import { parsePolicyFile } from './parsed.ts';
 import { type SecretsPolicy, parseSecretsPolicy } from './secrets-policy.ts';
 
 /** How many audited (SHA-256, verdict) pairs are remembered per file. */
@@ -15,9 +16,8 @@ export interface AcceptedFile {
   sha256: string;
   text: string;
 }
-/** What IndexedDB keeps per namespace (store `policy`). */
-export interface StoredPolicy {
-  namespace: string;
+/** What a namespace keeps of its policy (the store's `StoredPolicy` adds the namespace). */
+export interface AcceptedPolicy {
   /** The last accepted text of each file. */
   accepted: Partial<Record<string, AcceptedFile>>;
   /** `files` of the last `policy` call, repeated in `status.policy`. */
@@ -34,9 +34,7 @@ export interface Policy {
 
 export type PolicyAudit = Omit<PolicyEntry, 'seq' | 'at'>;
 
-export function emptyPolicy(namespace: string): StoredPolicy {
-  return { namespace, accepted: {}, files: [], audited: {} };
-}
+export const emptyAccepted = (): AcceptedPolicy => ({ accepted: {}, files: [], audited: {} });
 
 /**
  * An accepted file's meaning, from the parse its attestation check made (parsed.ts). A file
@@ -49,13 +47,8 @@ function parse(path: string, file: AcceptedFile): FnoxConfig | SecretsPolicy {
   return { ...empty, warnings: [`${path}: ${result.refused}`] };
 }
 
-/** Parses a stored policy's files in the vault's worker first, so `policyOf` then only reads the cache. */
-export async function warmPolicy(stored: StoredPolicy | undefined): Promise<void> {
-  for (const [path, file] of Object.entries(stored?.accepted ?? {})) if (file) await parsePolicyFileOffThread(path, file.sha256, file.text);
-}
-
 /** The parsed accepted policy of a stored one. */
-export function policyOf(stored: StoredPolicy | undefined): Policy {
+export function policyOf(stored: AcceptedPolicy | undefined): Policy {
   const config = stored?.accepted[FNOX_CONFIG];
   const secrets = stored?.accepted[SECRETS_POLICY];
   return {
@@ -68,8 +61,8 @@ export function policyOf(stored: StoredPolicy | undefined): Policy {
  * Applies the verdicts of one `policy` call: a trusted file replaces the accepted one, an
  * untrusted one leaves it as it was. Each file is audited once per SHA-256 and verdict.
  */
-export function mergePolicy(stored: StoredPolicy, verdicts: { given: unknown; verdict: AttestationVerdict }[]) {
-  const next: StoredPolicy = {
+export function mergePolicy<P extends AcceptedPolicy>(stored: P, verdicts: { given: unknown; verdict: AttestationVerdict }[]) {
+  const next: P = {
     ...stored,
     accepted: { ...stored.accepted },
     audited: { ...stored.audited },

@@ -1,11 +1,15 @@
 // Trust in a KS-7 attestation (`kernel.attest(path)`): every condition of the README's Policy
-// section, checked in its order; the first that fails is the reason. Pure apart from WebCrypto.
-import { parsePolicyFileOffThread } from './parsed.ts';
+// section, checked in its order; the first that fails is the reason. Pure apart from WebCrypto and
+// the parse it is handed.
+import { MAX_POLICY_FILE_BYTES as MAX_BYTES } from '../limits.ts';
+import { type ParsedFile, parsePolicyFile } from './parsed.ts';
 import { FNOX_CONFIG, POLICY_PATHS, SECRETS_POLICY } from './paths.ts';
 
-export { FNOX_CONFIG, POLICY_PATHS, SECRETS_POLICY };
-/** No policy file is anywhere near this; it only bounds the work an attestation can cause. */
-export const MAX_BYTES = 1 << 20;
+/**
+ * How a trusted file is parsed: once per SHA-256, off the main thread where a worker serves (the
+ * vault's worker client hands in `parsePolicyFileOffThread`), so the accepted policy reads this parse.
+ */
+export type ParseFile = (path: string, sha256: string, text: string) => Promise<ParsedFile>;
 
 export type Trusted = { trusted: true; path: string; text: string; sha256: string };
 export type Untrusted = {
@@ -38,7 +42,10 @@ export function parentsOf(path: string): string[] {
   return ['/', ...parts.map((_, i) => `/${parts.slice(0, i + 1).join('/')}`)];
 }
 
-export async function checkAttestation(input: unknown): Promise<AttestationVerdict> {
+/** The parse in place, for callers without a worker. */
+const parseHere: ParseFile = async (path, sha256, text) => parsePolicyFile(path, sha256, text);
+
+export async function checkAttestation(input: unknown, parse: ParseFile = parseHere): Promise<AttestationVerdict> {
   const a = isPlainObject(input) ? input : null;
   const rawPath = a?.path;
   const path = typeof rawPath === 'string' && POLICY_PATHS.includes(rawPath) ? rawPath : null;
@@ -49,8 +56,7 @@ export async function checkAttestation(input: unknown): Promise<AttestationVerdi
   if (reason === null && path !== null && sha256 !== null && bytes !== null) {
     const text = decodeUtf8(bytes);
     if (text === null) return untrusted(path, sha256, 'bytes are not valid UTF-8');
-    // Parsed once per SHA-256 (README, Limits): the accepted policy reads this same parse.
-    const parsed = await parsePolicyFileOffThread(path, sha256, text);
+    const parsed = await parse(path, sha256, text);
     if ('refused' in parsed) return untrusted(path, sha256, parsed.refused);
     return { trusted: true, path, text, sha256 };
   }

@@ -6,7 +6,6 @@ import { type FnoxConfig, readFnoxConfig } from './fnox-config.ts';
 import { FNOX_CONFIG } from './paths.ts';
 import { type SecretsPolicy, readSecretsPolicy } from './secrets-policy.ts';
 import { parseToml } from './toml.ts';
-import { vaultWorker } from '../worker/client.ts';
 
 export type ParsedFile = { parsed: FnoxConfig | SecretsPolicy } | { refused: string };
 
@@ -17,21 +16,11 @@ const cache = new Map<string, ParsedFile>();
  * rules or paths). `sha256` must be the text's own digest: it is the cache's key.
  */
 export function parsePolicyFile(path: string, sha256: string, text: string): ParsedFile {
-  const key = `${path}\n${sha256}`;
-  const hit = cache.get(key);
-  if (hit) {
-    // Newest last: a hit moves to the end, the oldest goes first.
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
-  }
-  const result = parseUncached(path, text);
-  cache.set(key, result);
-  if (cache.size > POLICY_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  return result;
+  // Newest last: a hit moves to the end, the oldest goes first.
+  return cachedParse(path, sha256) ?? remember(path, sha256, parseUncached(path, text));
 }
 
-/** A file's parse, uncached: what the vault's worker runs (src/worker.ts). */
+/** A file's parse, uncached: what the vault's worker runs (src/worker/). */
 export function parseUncached(path: string, text: string): ParsedFile {
   const toml = parseToml(text);
   if ('error' in toml) return { refused: toml.limit ? `bytes are ${toml.error}` : `bytes are not valid TOML: ${toml.error}` };
@@ -40,18 +29,24 @@ export function parseUncached(path: string, text: string): ParsedFile {
   return { parsed };
 }
 
-/**
- * `parsePolicyFile` with a miss parsed in the vault's worker (README, Limits): a file of thousands
- * of rules takes the parser longer than the main thread may be held. A later `parsePolicyFile` of
- * the same file is then a hit.
- */
-export async function parsePolicyFileOffThread(path: string, sha256: string, text: string): Promise<ParsedFile> {
+/** The cached parse of that file, if there is one (a hit moves to the newest place). */
+export function cachedParse(path: string, sha256: string): ParsedFile | undefined {
   const key = `${path}\n${sha256}`;
-  if (cache.has(key)) return parsePolicyFile(path, sha256, text);
-  const parsed = await vaultWorker.parse(path, text);
-  if (!parsed) return parsePolicyFile(path, sha256, text);
-  const result = 'parsed' in parsed ? { parsed: ownRecords(parsed.parsed) } : parsed;
-  cache.set(key, result);
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+  }
+  return hit;
+}
+
+/** Keeps a parse made elsewhere (the vault's worker), as a worker posted it. */
+export function rememberParse(path: string, sha256: string, posted: ParsedFile): ParsedFile {
+  return remember(path, sha256, 'parsed' in posted ? { parsed: ownRecords(posted.parsed) } : posted);
+}
+
+function remember(path: string, sha256: string, result: ParsedFile): ParsedFile {
+  cache.set(`${path}\n${sha256}`, result);
   if (cache.size > POLICY_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return result;
 }

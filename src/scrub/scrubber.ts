@@ -4,13 +4,10 @@
 // rescanning its own output. Streams hold back a fixed number of bytes, so what they release
 // never depends on what the text resembles. Design, forms and measured figures: docs/scrubber.md.
 import type { ScrubHit } from '../contract.ts';
+import { MAX_SCRUB_VALUE_BYTES as MAX_VALUE_BYTES, MIN_VALUE_BYTES } from '../limits.ts';
 
 /** A stream's `idle()` releases its held tail only this long after its last `push`. */
 export const IDLE_MS = 250;
-/** The shortest value (in UTF-8 bytes) the scrubber accepts. */
-export const MIN_VALUE_BYTES = 8;
-/** The longest value (in UTF-8 bytes) the scrubber accepts. */
-const MAX_VALUE_BYTES = 2 ** 20;
 /**
  * The most bytes any form spends on one byte of a value: JSON's `\u0041` for an ASCII character.
  * A stream's horizon H is this times the longest value; it holds back H - 1 bytes.
@@ -1353,7 +1350,7 @@ function hitList(t: Tables, counts: Counts): ScrubHit[] {
 }
 
 /** Joins byte pieces; one piece comes back as it is. */
-function join(parts: Uint8Array[]): Uint8Array {
+export function joinBytes(parts: Uint8Array[]): Uint8Array {
   if (parts.length === 0) return EMPTY;
   if (parts.length === 1) return parts[0];
   let size = 0;
@@ -1390,7 +1387,7 @@ function emit(t: Tables, d: Uint8Array, done: number, limit: number, m: number[]
     parts.push(d.subarray(r, limit));
     r = limit;
   }
-  return [join(parts), r];
+  return [joinBytes(parts), r];
 }
 
 /** Reused for strings up to 1 MiB (3 MiB of UTF-8 at most); larger ones get their own. */

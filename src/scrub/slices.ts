@@ -3,8 +3,7 @@
 // through a scrub stream in 128 KiB pieces (chunk boundaries never change a stream's output), many
 // texts one after the other; between pieces the thread is given back whenever a slice used ~8 ms.
 import type { ScrubHit } from '../contract.ts';
-import type { Scrubber, ScrubStream } from './scrubber.ts';
-import { addHits } from '../core/scrubbers.ts';
+import { type Scrubber, type ScrubStream, joinBytes as join } from './scrubber.ts';
 
 /**
  * A piece of a text scrubbed at once: well under a millisecond of work on usual text, and about
@@ -58,17 +57,14 @@ export function* bytePieces(bytes: Uint8Array): Generator<Uint8Array> {
   for (let i = 0; i < bytes.length; i += PIECE_BYTES) yield bytes.subarray(i, Math.min(bytes.length, i + PIECE_BYTES));
 }
 
-function join(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
+/** Adds hits into a running total per `{ name, form }`. */
+export function addHits(total: ScrubHit[], hits: readonly ScrubHit[]): ScrubHit[] {
+  for (const hit of hits) {
+    const same = total.find((t) => t.name === hit.name && t.form === hit.form);
+    if (same) same.count += hit.count;
+    else total.push({ ...hit });
   }
-  return out;
+  return total;
 }
 
 /** Pushes a chunk into a stream in pieces, yielding between slices; answers what it released. */

@@ -1,6 +1,6 @@
 // The vault documents' own BroadcastChannel: what changed in which namespace (`null`: all of
 // them), so every document pushes the same events to its ports. Never a value.
-import type { Delta } from './namespaces.ts';
+import type { Delta } from './meta.ts';
 
 export const CHANNEL = 'slicc-vault';
 

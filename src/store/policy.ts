@@ -2,10 +2,10 @@
 // trusted file replaces the accepted one, read, merged and written in one transaction with its
 // audit entries and the namespace's revision, so two documents can't undo each other's update.
 import type { AuditEntry } from '../contract.ts';
-import type { VaultDb } from './schema.ts';
-import { type Delta, addAudit, bump, revOf } from './namespaces.ts';
-import { emptyPolicy, mergePolicy } from '../policy/accepted.ts';
-import type { AttestationVerdict } from '../policy/attest.ts';
+import { type AttestationVerdict, emptyAccepted, mergePolicy } from '../policy/index.ts';
+import { addAudit } from './audit.ts';
+import { type Delta, bump, revOf } from './meta.ts';
+import type { StoredPolicy, VaultDb } from './schema.ts';
 
 export class PolicyStore {
   constructor(
@@ -17,7 +17,7 @@ export class PolicyStore {
   async apply(namespace: string, verdicts: { given: unknown; verdict: AttestationVerdict }[]) {
     const now = this.now();
     const tx = this.db.transaction(['policy', 'audit', 'namespaces'], 'readwrite');
-    const stored = (await tx.objectStore('policy').get(namespace)) ?? emptyPolicy(namespace);
+    const stored: StoredPolicy = (await tx.objectStore('policy').get(namespace)) ?? { namespace, ...emptyAccepted() };
     const merged = mergePolicy(stored, verdicts);
     await tx.objectStore('policy').put(merged.stored);
     const audit: AuditEntry[] = [];

@@ -2,25 +2,19 @@
 // vault-wide. Every change of a namespace's set of values moves its scrub version, in the same
 // transaction as the change and its audit entry, so two documents writing at once lose nothing.
 import type { IDBPTransaction } from 'idb';
-import type { AuditEntry, AuditPage, RecordKind, Source } from '../contract.ts';
-import { emptyMeta, type NamespaceMeta, type StoredRecord, type VaultDb, type VaultSchema } from './schema.ts';
+import type { AuditEntry, ImportSource, RecordKind, Source } from '../contract.ts';
 import { VaultError, enoent } from '../errors.ts';
-import { type HeldKey, decryptValue, encryptValue } from '../lock/slots.ts';
-import { newPlaceholder } from '../validate.ts';
-import { AUDIT_PAGE, type Delta, addAudit, bump as bumpMeta, revOf } from './namespaces.ts';
-import { type StoredRequest, oldestFirst, stateAt } from './requests.ts';
-import type { ImportSource } from '../contract.ts';
-import type { RestoreWrite } from '../backup/format.ts';
 import { MAX_RECORDS, MAX_VALUE_TOTAL, tooManyRecords, tooManyValueBytes } from '../limits.ts';
-
-/** AES-GCM's tag: a record's value has its ciphertext's length less this. */
-const GCM_TAG_BYTES = 16;
-export const valueBytesOf = (record: Pick<StoredRecord, 'ciphertext'>) => record.ciphertext.byteLength - GCM_TAG_BYTES;
+import { newPlaceholder } from '../validate.ts';
+import { type AuditDraft, addAudit } from './audit.ts';
+import { type Delta, abort, bump, bumped, emptyMeta, revOf } from './meta.ts';
+import { oldestFirst, stateAt } from './requests.ts';
+import type { NamespaceMeta, StoredRecord, StoredRequest, VaultDb, VaultSchema, WriteTx } from './schema.ts';
+import { type HeldKey, decryptValue, encryptValue, valueBytesOf } from './values.ts';
 
 export const PURGE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
 /** Records read per step of a purge's search. */
 const PURGE_BATCH = 200;
-export { AUDIT_PAGE, addAudit };
 
 /** A value to store, already checked (validate.ts). */
 export interface RecordInput {
@@ -42,7 +36,20 @@ export interface Actor {
 /** Called with the record a write would rotate; throws to refuse the rotation. */
 export type RotationCheck = (existing: StoredRecord) => void;
 
-export type AuditDraft = { type: AuditEntry['type'] } & Record<string, unknown>;
+/** One record a confirmed restore writes (README, Backup and restore), with its value. */
+export interface ImportWrite {
+  name: string;
+  kind: RecordKind;
+  value: string;
+  placeholder: string;
+  /** The id of the record it replaces; absent for a new one. */
+  replaces?: string;
+  createdAt?: number;
+  removedAt?: number;
+  expiresAt?: number;
+  provider?: string;
+  account?: string;
+}
 
 /** The uid a `process` value remembers: the one that sealed it first, kept when root rotates it. */
 const sealer = (existing: StoredRecord | undefined, input: RecordInput) =>
@@ -142,7 +149,7 @@ export class Records {
         const pending = requests.filter((r) => stateAt(r, now) === 'pending').sort(oldestFirst);
         const found = answers?.(pending);
         const answered = found && { ...found, state: 'done' as const, placeholder };
-        const meta = bumped(metaBefore, namespace, used + grown);
+        const meta = bumped(metaBefore, namespace, { values: true, valueBytes: used + grown });
         const [, , entry] = await Promise.all([
           tx.objectStore('records').put(record),
           tx.objectStore('namespaces').put(meta),
@@ -160,11 +167,7 @@ export class Records {
         const delta: Delta = { namespace, rev: revOf(meta), meta, records: [record], audit: [entry], ...(answered && { requests: [answered] }) };
         return { record, rotated: !!existing, delta };
       } catch (error) {
-        try {
-          tx.abort();
-        } catch {
-          // it had already finished or aborted
-        }
+        abort(tx);
         await tx.done.catch(() => {});
         if ((error as DOMException)?.name === 'ConstraintError') continue; // a placeholder collided
         throw error;
@@ -217,7 +220,7 @@ export class Records {
     const changed = new Set(freed.keys());
     for (const [namespace, bytes] of freed) {
       const meta = await tx.objectStore('namespaces').get(namespace);
-      await this.bump(tx, namespace, meta?.valueBytes === undefined ? undefined : meta.valueBytes - bytes);
+      await bump(tx, namespace, { values: true, valueBytes: meta?.valueBytes === undefined ? null : meta.valueBytes - bytes });
     }
     await tx.done;
     return [...changed];
@@ -237,7 +240,7 @@ export class Records {
     }
     const audit: AuditEntry[] = [];
     for (const entry of entries) audit.push(await addAudit(tx, namespace, now, entry));
-    const meta = await bumpMeta(tx, namespace);
+    const meta = await bump(tx, namespace);
     await tx.done;
     return { namespace, rev: revOf(meta), meta, records, audit };
   }
@@ -294,7 +297,7 @@ export class Records {
         marked = true;
       }
     }
-    if (marked) await bumpMeta(tx, namespace);
+    if (marked) await bump(tx, namespace);
     await tx.done;
     return marked;
   }
@@ -310,7 +313,7 @@ export class Records {
   async exported(namespace: string, count: number, request?: string): Promise<number> {
     const now = this.now();
     const tx = this.db.transaction(['namespaces', 'audit', 'requests'], 'readwrite');
-    await bumpMeta(tx, namespace, { meta: { exportedAt: now } });
+    await bump(tx, namespace, { meta: { exportedAt: now } });
     await addAudit(tx, namespace, now, { type: 'export', count });
     if (request) await endRequest(tx, namespace, request, now);
     await tx.done;
@@ -326,7 +329,7 @@ export class Records {
   async import(
     namespace: string,
     key: CryptoKey,
-    writes: RestoreWrite[],
+    writes: ImportWrite[],
     audit: { source: ImportSource; count: number; added: number; replaced: number; skipped: number },
     request?: string,
   ): Promise<void> {
@@ -349,8 +352,7 @@ export class Records {
         if (byName[i]?.id !== w.replaces || byPlaceholder[i] !== undefined) throw changed();
       }
       // The namespace's limits hold for a restore as for a write (README, Limits).
-      const wtx = tx as unknown as WriteTx;
-      const used = await this.valueBytes(wtx, namespace);
+      const used = await this.valueBytes(tx, namespace);
       const added = byName.filter((r) => r === undefined).length;
       if (added > 0 && (await records.index('byNamespace').count(namespace)) + added > MAX_RECORDS) throw tooManyRecords();
       let delta = 0;
@@ -378,17 +380,12 @@ export class Records {
           return records.put(record);
         }),
       );
-      if (writes.length > 0) await this.bump(wtx, namespace, used + delta);
-      else await bumpMeta(tx, namespace);
+      await bump(tx, namespace, writes.length > 0 ? { values: true, valueBytes: used + delta } : {});
       await addAudit(tx, namespace, now, { type: 'import', ...audit });
       if (request) await endRequest(tx, namespace, request, now);
       await tx.done;
     } catch (error) {
-      try {
-        tx.abort();
-      } catch {
-        // it had already finished or aborted
-      }
+      abort(tx);
       await tx.done.catch(() => {});
       if ((error as DOMException)?.name === 'ConstraintError') throw changed();
       throw error;
@@ -404,22 +401,6 @@ export class Records {
       cursor = await cursor.continue();
     }
     return taken;
-  }
-
-  /** Audit entries newest first; pass `next` as `before` for the next page. */
-  async audit(namespace: string, before?: number, limit = AUDIT_PAGE): Promise<AuditPage> {
-    const range = IDBKeyRange.bound([namespace, -Infinity], [namespace, before ?? Infinity], false, before !== undefined);
-    const audit: AuditEntry[] = [];
-    let more = false;
-    for await (const cursor of this.db.transaction('audit').store.index('byNamespace').iterate(range, 'prev')) {
-      if (audit.length === limit) {
-        more = true;
-        break;
-      }
-      const { namespace: _, ...entry } = cursor.value;
-      audit.push(entry as AuditEntry);
-    }
-    return more ? { audit, more, next: audit[audit.length - 1]!.seq } : { audit, more };
   }
 
   private async change(
@@ -450,21 +431,10 @@ export class Records {
     }
     record.revision = (record.revision ?? 0) + 1;
     await tx.objectStore('records').put(record);
-    const meta = await this.bump(tx, namespace);
+    const meta = await bump(tx, namespace, { values: true });
     const entry = await addAudit(tx, namespace, now, { type, name, ...actor });
     await tx.done;
     return { record, delta: { namespace, rev: revOf(meta), meta, records: [record], audit: [entry] } };
-  }
-
-  /**
-   * Moves the revision and the scrub version; records the bytes of the values now held when given
-   * (`undefined` forgets them, to be counted again), keeps them otherwise. Answers the meta written.
-   */
-  private async bump(tx: WriteTx, namespace: string, valueBytes: number | undefined | 'keep' = 'keep'): Promise<NamespaceMeta> {
-    const store = tx.objectStore('namespaces');
-    const next = bumped(await store.get(namespace), namespace, valueBytes);
-    await store.put(next);
-    return next;
   }
 
   /** The bytes of the namespace's values: kept in its meta, or counted once when absent. */
@@ -480,17 +450,6 @@ export class Records {
   }
 }
 
-type WriteTx = IDBPTransaction<VaultSchema, any, 'readwrite'>;
-
-/** The namespace's meta after a write: the scrub version and revision moved on, the value bytes set. */
-function bumped(meta: NamespaceMeta | undefined, namespace: string, valueBytes: number | undefined | 'keep'): NamespaceMeta {
-  const before = meta ?? emptyMeta(namespace);
-  const next: NamespaceMeta = { ...before, scrubVersion: before.scrubVersion + 1, rev: revOf(before) + 1 };
-  if (valueBytes === undefined) delete next.valueBytes;
-  else if (valueBytes !== 'keep') next.valueBytes = valueBytes;
-  return next;
-}
-
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
 }
@@ -502,7 +461,7 @@ function keyChanged(_tx: WriteTx): VaultError {
 }
 
 /** Ends the namespace's pending request `id` as done, inside a transaction with `requests`. */
-async function endRequest(tx: IDBPTransaction<VaultSchema, any, 'readwrite'>, namespace: string, id: string, now: number) {
+async function endRequest(tx: WriteTx, namespace: string, id: string, now: number) {
   const store = tx.objectStore('requests');
   const request = await store.get(id);
   if (request && request.namespace === namespace && request.state === 'pending' && now < request.expiresAt) {

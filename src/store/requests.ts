@@ -1,36 +1,18 @@
 // Requests a kernel program makes through /dev/sealed (README, /dev/sealed): a value for the person
 // to enter, a sign-in, or a seal from another device. They live in IndexedDB, so they survive a
 // reload, and expire a fixed time (config.json's requestLifetimeMs, 300 s) after they are made.
-import type { PendingKind, PendingRequest, RequestStateName, RequestStatus } from '../contract.ts';
-import type { VaultDb } from './schema.ts';
+import type { PendingRequest, RequestStateName, RequestStatus } from '../contract.ts';
 import { VaultError, enoent } from '../errors.ts';
 import { MAX_ENDED_REQUESTS, MAX_PENDING_REQUESTS, tooManyPending } from '../limits.ts';
-import { type Delta, bump, revOf } from './namespaces.ts';
-
-export interface StoredRequest {
-  id: string;
-  namespace: string;
-  kind: PendingKind;
-  name?: string;
-  provider?: string;
-  prompt?: string;
-  oauth?: Record<string, unknown>;
-  /** The kernel caller; absent on the page's `backup` and `restore` requests. */
-  uid?: number;
-  tag?: string;
-  createdAt: number;
-  expiresAt: number;
-  /** `pending` until answered or cancelled; `expired` is computed from `expiresAt`. */
-  state: Exclude<RequestStateName, 'expired'>;
-  placeholder?: string;
-}
+import { type Delta, bump, revOf } from './meta.ts';
+import type { StoredRequest, VaultDb } from './schema.ts';
 
 export type NewRequest = Pick<StoredRequest, 'kind' | 'name' | 'provider' | 'prompt' | 'oauth' | 'uid' | 'tag'>;
 
-/** The state a request has at `now`. */
 /** Requests' order everywhere: oldest first, ties by id. */
 export const oldestFirst = (a: StoredRequest, b: StoredRequest) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1);
 
+/** The state a request has at `now`. */
 export function stateAt(request: StoredRequest, now: number): RequestStateName {
   return request.state === 'pending' && now >= request.expiresAt ? 'expired' : request.state;
 }
@@ -177,15 +159,5 @@ export class Requests {
     for (const namespace of changed) await bump(tx, namespace);
     await tx.done;
     return [...changed];
-  }
-
-  /** The earliest expiry of a pending request, to announce the change of `waiting` then. */
-  async nextExpiry(): Promise<number | null> {
-    const now = this.now();
-    let next: number | null = null;
-    for (const r of await this.db.getAll('requests')) {
-      if (stateAt(r, now) === 'pending' && (next === null || r.expiresAt < next)) next = r.expiresAt;
-    }
-    return next;
   }
 }

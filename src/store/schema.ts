@@ -1,11 +1,9 @@
-// The vault origin's IndexedDB, `slicc-vault`, through idb. One upgrade function, one case per
-// version; every store is shared by all namespaces and keyed or indexed by `namespace`.
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { AuditEntry, EpochMs, LockKinds, RecordKind, Source } from '../contract.ts';
-import type { KeyEntry } from '../lock/slots.ts';
-import type { StoredPolicy } from '../policy/accepted.ts';
-import type { StoredRequest } from './requests.ts';
-import type { Registered } from '../inject/registered.ts';
+// The vault origin's IndexedDB, `slicc-vault`, through idb (README, Records): every stored shape,
+// and the one upgrade function, one case per version. Every store is shared by all namespaces and
+// keyed or indexed by `namespace`.
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
+import type { AuditEntry, EpochMs, PendingKind, RecordKind, RegisteredEndpoints, RequestStateName, Source } from '../contract.ts';
+import type { AcceptedPolicy } from '../policy/index.ts';
 
 export const DB_NAME = 'slicc-vault';
 export const DB_VERSION = 3;
@@ -44,7 +42,7 @@ export interface NamespaceMeta {
   /** Moves by one with every write of the namespace (README, Scrub state): notices carry it. */
   rev?: number;
   /** Model base URLs and MCP servers the agent registered (`endpoints`). */
-  registered?: Registered;
+  registered?: RegisteredEndpoints;
   /**
    * The bytes of the namespace's values (removed ones count until purged), kept by every write and
    * purge of records in the same transaction; absent, it is counted at the next write (README, Limits).
@@ -52,7 +50,87 @@ export interface NamespaceMeta {
   valueBytes?: number;
 }
 
+/** A request for the person (README, /dev/sealed): a value, a sign-in, a device seal, a backup or a restore. */
+export interface StoredRequest {
+  id: string;
+  namespace: string;
+  kind: PendingKind;
+  name?: string;
+  provider?: string;
+  prompt?: string;
+  oauth?: Record<string, unknown>;
+  /** The kernel caller; absent on the page's `backup` and `restore` requests. */
+  uid?: number;
+  tag?: string;
+  createdAt: number;
+  expiresAt: number;
+  /** `pending` until answered or cancelled; `expired` is computed from `expiresAt`. */
+  state: Exclude<RequestStateName, 'expired'>;
+  placeholder?: string;
+}
+
+/** A namespace's accepted policy (store `policy`). */
+export type StoredPolicy = AcceptedPolicy & { namespace: string };
+
 export type StoredAudit = AuditEntry & { namespace: string };
+
+// ── The `keys` store (README, Key store and lock) ─────────────────────────────────────────
+
+interface SlotBase {
+  iv: Uint8Array<ArrayBuffer>;
+  /** The 32 data-key bytes, AES-GCM encrypted under the slot's wrapping key. */
+  wrapped: ArrayBuffer;
+  createdAt: number;
+}
+/** Auto-unlock: wrapped by a non-extractable key kept beside it. Exists only while no lock is set. */
+export interface DeviceSlot extends SlotBase {
+  slot: 'device';
+  wrappingKey: CryptoKey;
+}
+/** Failed unlock attempts, kept on the slot itself so a reload doesn't forget them. */
+export interface Attempts {
+  failures?: number;
+  failedAt?: number;
+}
+/** Wrapped by PBKDF2-SHA-256 of the NFC-normalized passphrase. */
+export interface PassphraseSlot extends SlotBase, Attempts {
+  slot: 'passphrase';
+  salt: Uint8Array<ArrayBuffer>;
+  iterations: number;
+}
+/** Wrapped by HKDF-SHA-256 of the passkey's WebAuthn PRF output for `prfSalt`. */
+export interface PasskeySlot extends SlotBase, Attempts {
+  slot: 'passkey';
+  credentialId: ArrayBuffer;
+  prfSalt: Uint8Array<ArrayBuffer>;
+}
+export type KeySlot = DeviceSlot | PassphraseSlot | PasskeySlot;
+
+/**
+ * The key-check value: a constant AES-GCM encrypted under the data key with its own additional
+ * data. A key is the vault's only if it opens this; `id` is new with every data key, so a writer
+ * can tell in its transaction that its key is still the vault's.
+ */
+export interface KeyCheck {
+  slot: 'check';
+  id: string;
+  iv: Uint8Array<ArrayBuffer>;
+  ciphertext: ArrayBuffer;
+  createdAt: number;
+}
+/** The lock epoch: moves with every lock and every new data key; key messages carry it. */
+export interface KeyEpoch {
+  slot: 'epoch';
+  epoch: number;
+}
+/** Auto-lock: the idle time chosen in the popup and the person's last use. */
+export interface IdleEntry {
+  slot: 'idle';
+  afterMs: number | null;
+  usedAt: number;
+}
+/** Everything the `keys` store holds, keyed by `slot`. */
+export type KeyEntry = KeySlot | KeyCheck | KeyEpoch | IdleEntry;
 
 export interface VaultSchema extends DBSchema {
   keys: { key: KeyEntry['slot']; value: KeyEntry };
@@ -68,7 +146,8 @@ export interface VaultSchema extends DBSchema {
 }
 
 export type VaultDb = IDBPDatabase<VaultSchema>;
-export type { LockKinds };
+/** A read-write transaction over any of the stores. */
+export type WriteTx = IDBPTransaction<VaultSchema, any, 'readwrite'>;
 
 /**
  * Opens the database. Another document upgrading it closes this connection (a newer vault
@@ -99,8 +178,4 @@ export function openVaultDb(name = DB_NAME, onClose?: () => void): Promise<Vault
       onClose?.();
     },
   });
-}
-
-export function emptyMeta(namespace: string): NamespaceMeta {
-  return { namespace, scrubVersion: 0, exportedAt: null, reminderDismissed: false };
 }

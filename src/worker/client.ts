@@ -1,8 +1,8 @@
-// A vault document's side of its worker (src/worker.ts): started on the first job, ended when the
+// A vault document's side of its worker (worker.ts): started on the first job, ended when the
 // document's vault closes (a later job starts it again). Where a worker can't start or fails, the
 // job runs here instead, in one piece.
-import type { ParsedFile } from '../policy/parsed.ts';
-import { type ScrubValue, type Scrubber, compileScrubber, scrubberOf } from '../scrub/scrubber.ts';
+import { type ParsedFile, cachedParse, parsePolicyFile, rememberParse } from '../policy/index.ts';
+import { type ScrubValue, type Scrubber, compileScrubber, scrubberOf } from '../scrub/index.ts';
 import type { WorkerAnswer, WorkerJob } from './worker.ts';
 
 type Job = WorkerJob extends infer J ? (J extends WorkerJob ? Omit<J, 'id'> : never) : never;
@@ -75,3 +75,15 @@ class VaultWorker {
 
 /** The document's worker. */
 export const vaultWorker = new VaultWorker();
+
+/**
+ * A policy file's parse, once per SHA-256 (README, Limits), a miss parsed in the vault's worker: a
+ * file of thousands of rules takes the parser longer than the main thread may be held. A later
+ * `parsePolicyFile` of the same file is then a hit. What `checkAttestation` is handed.
+ */
+export async function parsePolicyFileOffThread(path: string, sha256: string, text: string): Promise<ParsedFile> {
+  const hit = cachedParse(path, sha256);
+  if (hit) return hit;
+  const parsed = await vaultWorker.parse(path, text);
+  return parsed ? rememberParse(path, sha256, parsed) : parsePolicyFile(path, sha256, text);
+}

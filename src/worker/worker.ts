@@ -2,8 +2,8 @@
 // thread): it builds scrubber tables and parses policy files, the two jobs that take longer than
 // the vault may hold bios's main thread, and posts the results back (table buffers transferred).
 // Nothing is kept between jobs.
-import { type ParsedFile, parseUncached } from '../policy/parsed.ts';
-import { type ScrubTables, type ScrubValue, compileTables, tableBuffers } from '../scrub/scrubber.ts';
+import { type ParsedFile, parseUncached } from '../policy/index.ts';
+import { type ScrubTables, type ScrubValue, compileTables, tableBuffers } from '../scrub/index.ts';
 
 export type WorkerJob = { id: number; op: 'compile'; values: ScrubValue[] } | { id: number; op: 'parse'; path: string; text: string };
 export type WorkerAnswer = { id: number; tables: ScrubTables } | { id: number; parsed: ParsedFile } | { id: number; error: string };

@@ -14,8 +14,8 @@ import {
   planRestore,
   readBackup,
   readDotenv,
-} from '../../src/backup/format.ts';
-import type { StoredRecord } from '../../src/store/schema.ts';
+} from '../../src/backup/index.ts';
+import type { StoredRecord } from '../../src/store/index.ts';
 
 const NS = 'https://seven.sliccy.ai';
 const PASS = 'correct horse battery staple';

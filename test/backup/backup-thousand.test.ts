@@ -3,10 +3,10 @@
 // time is measured on its own, in the same run, and subtracted.
 import { expect } from '@open-wc/testing';
 import { deleteDB } from 'idb';
-import { backupJson, decryptAge, encryptBackup, planRestore, readBackup } from '../../src/backup/format.ts';
-import { openVaultDb, type VaultDb } from '../../src/store/schema.ts';
-import { decryptValue } from '../../src/lock/slots.ts';
-import { Records } from '../../src/store/records.ts';
+import { backupJson, decryptAge, encryptBackup, planRestore, readBackup } from '../../src/backup/index.ts';
+import { openVaultDb, type VaultDb } from '../../src/store/index.ts';
+import { decryptValue } from '../../src/store/index.ts';
+import { Records } from '../../src/store/index.ts';
 
 const A = 'https://seven.sliccy.ai';
 const B = 'https://new.sliccy.ai';

@@ -1,8 +1,8 @@
 // A namespace in memory (README, Scrub state), built directly: the live placeholders it keeps for
 // the `placeholders` event follow every delta, and a rotation doesn't make it list them again.
 import { expect } from '@open-wc/testing';
-import { emptyMeta, type NamespaceMeta, type StoredRecord } from '../../src/store/schema.ts';
-import { NamespaceState } from '../../src/core/namespace-state.ts';
+import { emptyMeta, type NamespaceMeta, type StoredRecord } from '../../src/store/index.ts';
+import { NamespaceState } from '../../src/core/index.ts';
 
 const NS = 'https://seven.sliccy.ai';
 const ph = (n: number) => `fnox_proxy_${n.toString(16).padStart(24, '0')}`;

@@ -3,11 +3,11 @@
 // missed one. Two Vault objects on one database stand for two vault documents.
 import { expect, waitUntil } from '@open-wc/testing';
 import { deleteDB } from 'idb';
-import { CHANNEL } from '../../src/store/bus.ts';
-import { openVaultDb } from '../../src/store/schema.ts';
-import { AgentSession } from '../../src/agent/session.ts';
-import { Records } from '../../src/store/records.ts';
-import { Vault } from '../../src/core/vault.ts';
+import { CHANNEL } from '../../src/store/index.ts';
+import { openVaultDb } from '../../src/store/index.ts';
+import { AgentSession } from '../../src/agent/index.ts';
+import { Records } from '../../src/store/index.ts';
+import { Vault } from '../../src/core/index.ts';
 import { canary } from '../helpers/vault.ts';
 
 /** A notice between documents can take over waitUntil's default second on a loaded machine. */
@@ -16,7 +16,7 @@ const LOADED = { timeout: 5000 };
 const NS = 'https://seven.sliccy.ai';
 const config = { name: 'test', passphraseIterations: 1000, requestLifetimeMs: 300_000 };
 const secret = (name: string) => ({ name, value: canary(), kind: 'secret' as const, source: 'settings' as const });
-const names = async (vault: Vault) => (await vault.list(NS)).secrets.map((s) => s.name);
+const names = async (vault: Vault) => (await vault.reads.list(NS)).secrets.map((s) => s.name);
 
 describe('the vault, built directly', () => {
   let dbName: string;
@@ -27,7 +27,7 @@ describe('the vault, built directly', () => {
     const vault = await Vault.open({ db, config });
     dbs.push(db);
     opened.push(vault);
-    await vault.serve(NS);
+    await vault.served.serve(NS);
     return vault;
   };
 
@@ -42,10 +42,10 @@ describe('the vault, built directly', () => {
 
   it('shows its own write at once, and the other document shows it from the notice', async () => {
     const [a, b] = [await open(), await open()];
-    await a.put(NS, secret('FIRST'));
+    await a.writes.put(NS, secret('FIRST'));
     expect(await names(a)).to.deep.equal(['FIRST']);
     await waitUntil(async () => (await names(b)).includes('FIRST'), 'the other document never saw the write', LOADED);
-    expect((await b.status(NS)).scrub.version).to.equal((await a.status(NS)).scrub.version);
+    expect((await b.reads.status(NS)).scrub.version).to.equal((await a.reads.status(NS)).scrub.version);
   });
 
   it('says in welcome the status it then keeps in memory, for namespaces of every shape', async () => {
@@ -56,8 +56,8 @@ describe('the vault, built directly', () => {
       const vault = await Vault.open({ db, config });
       dbs.push(db);
       opened.push(vault);
-      const welcome = await vault.welcome(NS);
-      return { welcome, status: await vault.status(NS) };
+      const welcome = await vault.reads.welcome(NS);
+      return { welcome, status: await vault.reads.status(NS) };
     };
     const seen: unknown[] = [];
     const check = async () => {
@@ -66,10 +66,10 @@ describe('the vault, built directly', () => {
       seen.push(status.backupReminder);
     };
     await check(); // no record
-    for (let i = 0; i < 10; i++) await a.put(NS, { ...secret(`MODEL_${i}`), kind: 'model' as const });
+    for (let i = 0; i < 10; i++) await a.writes.put(NS, { ...secret(`MODEL_${i}`), kind: 'model' as const });
     await check(); // records, none of them a secret
-    for (let i = 0; i < 30; i++) await a.put(NS, secret(`OLD_${i}`));
-    for (let i = 0; i < 30; i++) await a.remove(NS, `OLD_${i}`);
+    for (let i = 0; i < 30; i++) await a.writes.put(NS, secret(`OLD_${i}`));
+    for (let i = 0; i < 30; i++) await a.writes.remove(NS, `OLD_${i}`);
     await check(); // 40 records, none a live secret: more than the small read looks at
     // The one secret back is the last in the namespace index's order, past what the small read sees.
     const db = await openVaultDb(dbName);
@@ -77,18 +77,18 @@ describe('the vault, built directly', () => {
     db.close();
     const last = inOrder.filter((r) => r.kind === 'secret').at(-1)!;
     expect(inOrder.indexOf(last)).to.be.at.least(16);
-    await a.restore(NS, last.name);
+    await a.writes.restore(NS, last.name);
     await check(); // a live secret
-    await a.request(NS, { kind: 'backup' });
+    await a.writes.request(NS, { kind: 'backup' });
     await check(); // a pending request
-    await a.dismissBackupReminder(NS);
+    await a.writes.dismissBackupReminder(NS);
     await check(); // the reminder dismissed
     expect(seen).to.deep.equal([null, null, null, 'due', 'due', 'dismissed']);
   });
 
   it('welcomes the namespace it expected from the read made as it opened, unless a notice of it came first', async () => {
     const a = await open();
-    await a.put(NS, secret('BEFORE'));
+    await a.writes.put(NS, secret('BEFORE'));
     /** A document that expects NS's hello (as a frame knows its parent), and its first notice. */
     const expecting = async () => {
       const db = await openVaultDb(dbName);
@@ -99,17 +99,17 @@ describe('the vault, built directly', () => {
       return { vault, noticed };
     };
     const quiet = await expecting();
-    const welcome = await quiet.vault.welcome(NS);
-    expect(welcome).to.deep.equal(await quiet.vault.status(NS));
+    const welcome = await quiet.vault.reads.welcome(NS);
+    expect(welcome).to.deep.equal(await quiet.vault.reads.status(NS));
     expect(welcome.backupReminder).to.equal('due');
 
     // The read went out at open, before this write: after its notice, the read is stale and unused.
     const { vault, noticed } = await expecting();
-    await a.request(NS, { kind: 'backup' });
+    await a.writes.request(NS, { kind: 'backup' });
     await noticed;
-    const after = await vault.welcome(NS);
+    const after = await vault.reads.welcome(NS);
     expect(after.waiting.map((r) => r.kind)).to.deep.equal(['backup']);
-    expect(after).to.deep.equal(await vault.status(NS));
+    expect(after).to.deep.equal(await vault.reads.status(NS));
   });
 
   it('drops the read made as it opened when a notice came while it waited for its settings', async () => {
@@ -126,33 +126,33 @@ describe('the vault, built directly', () => {
         resolve();
       };
     });
-    await a.request(NS, { kind: 'backup' });
+    await a.writes.request(NS, { kind: 'backup' });
     await heard;
     settingsIn(config);
     const vault = await opening;
     opened.push(vault);
-    const welcome = await vault.welcome(NS);
+    const welcome = await vault.reads.welcome(NS);
     expect(welcome.waiting.map((r) => r.kind)).to.deep.equal(['backup']);
-    expect(welcome).to.deep.equal(await vault.status(NS));
+    expect(welcome).to.deep.equal(await vault.reads.status(NS));
   });
 
   it('reloads the namespace when it missed a notice', async () => {
     const [a, b] = [await open(), await open()];
-    await a.put(NS, secret('SEEN'));
+    await a.writes.put(NS, secret('SEEN'));
     await waitUntil(async () => (await names(b)).includes('SEEN'), 'the other document never saw the write', LOADED);
     // A write no notice tells of: the next notice's revision skips one, and b reads again.
     const db = await openVaultDb(dbName);
     await new Records(db).write(NS, a.keys.key!, secret('MISSED'));
     db.close();
     expect(await names(b)).to.deep.equal(['SEEN']);
-    await a.put(NS, secret('NEXT'));
+    await a.writes.put(NS, secret('NEXT'));
     await waitUntil(async () => (await names(b)).length === 3, 'the other document never reloaded', LOADED);
     expect(await names(b)).to.deep.equal(['MISSED', 'NEXT', 'SEEN']);
   });
 
   it('redacts a value another document wrote before its notice came: the stored revision is read before the reply', async () => {
     const [a, b] = [await open(), await open()];
-    await a.put(NS, secret('SEEN'));
+    await a.writes.put(NS, secret('SEEN'));
     await waitUntil(async () => (await names(b)).includes('SEEN'), 'the other document never saw the write', LOADED);
     // A write no notice tells of: b can learn of it only from the stored revision.
     const missed = secret('MISSED');
@@ -167,24 +167,24 @@ describe('the vault, built directly', () => {
 
   it('answers a value request in the same write as its record', async () => {
     const vault = await open();
-    const request = await vault.request(NS, { kind: 'value', name: 'ASKED', uid: 1000, tag: 't' });
-    expect((await vault.status(NS)).waiting.map((r) => r.id)).to.deep.equal([request.id]);
-    await vault.put(NS, secret('ASKED'), request.id);
-    expect((await vault.status(NS)).waiting).to.deep.equal([]);
-    expect((await vault.requestOf(NS, request.id)).state).to.equal('done');
+    const request = await vault.writes.request(NS, { kind: 'value', name: 'ASKED', uid: 1000, tag: 't' });
+    expect((await vault.reads.status(NS)).waiting.map((r) => r.id)).to.deep.equal([request.id]);
+    await vault.writes.put(NS, secret('ASKED'), request.id);
+    expect((await vault.reads.status(NS)).waiting).to.deep.equal([]);
+    expect((await vault.reads.requestOf(NS, request.id)).state).to.equal('done');
     let code = '';
-    await vault.put(NS, secret('ASKED'), request.id).catch((e) => (code = e.code));
+    await vault.writes.put(NS, secret('ASKED'), request.id).catch((e) => (code = e.code));
     expect(code).to.equal('ENOENT');
   });
 
   it('refuses a rotation judged against a record another document has since rotated, then retries on the fresh one', async () => {
     const [a, b] = [await open(), await open()];
-    await a.put(NS, secret('ROTATED'));
+    await a.writes.put(NS, secret('ROTATED'));
     await waitUntil(async () => (await names(b)).includes('ROTATED'), 'the other document never saw the write', LOADED);
-    const before = (await b.record(NS, 'ROTATED'))!;
-    await a.put(NS, secret('ROTATED'));
+    const before = (await b.reads.record(NS, 'ROTATED'))!;
+    await a.writes.put(NS, secret('ROTATED'));
     // b still holds the older revision in memory until the notice lands; its write must not undo a's.
-    await b.put(NS, secret('ROTATED'));
+    await b.writes.put(NS, secret('ROTATED'));
     const db = await openVaultDb(dbName);
     const stored = await new Records(db).get(NS, 'ROTATED');
     db.close();

@@ -4,9 +4,9 @@
 import { expect } from '@open-wc/testing';
 import { deleteDB } from 'idb';
 import type { AuditEntry } from '../../src/contract.ts';
-import { openVaultDb, type VaultDb } from '../../src/store/schema.ts';
-import { checkForward, forward } from '../../src/forward/forward.ts';
-import { Vault } from '../../src/core/vault.ts';
+import { openVaultDb, type VaultDb } from '../../src/store/index.ts';
+import { forward, parseForward as checkForward } from '../../src/forward/index.ts';
+import { Vault } from '../../src/core/index.ts';
 import { FNOX, attest, fnoxConfig } from '../helpers/attest.ts';
 import { canary } from '../helpers/vault.ts';
 
@@ -41,28 +41,27 @@ describe('an unreadable record', () => {
     const writer = await open();
     const good = canary('good');
     const bad = canary('bad');
-    const { placeholder: goodPlaceholder } = await writer.put(NS, { name: 'GOOD_TOKEN', value: good, kind: 'secret', source: 'settings' });
-    const { placeholder: badPlaceholder } = await writer.put(NS, { name: 'BAD_TOKEN', value: bad, kind: 'secret', source: 'settings' });
-    await writer.applyPolicy(NS, [
-      await attest(
-        FNOX,
-        fnoxConfig([
-          ['GOOD_TOKEN', goodPlaceholder, 'api.github.com'],
-          ['BAD_TOKEN', badPlaceholder, 'api.github.com'],
-        ]),
-      ),
-    ]);
+    const { placeholder: goodPlaceholder } = await writer.writes.put(NS, { name: 'GOOD_TOKEN', value: good, kind: 'secret', source: 'settings' });
+    const { placeholder: badPlaceholder } = await writer.writes.put(NS, { name: 'BAD_TOKEN', value: bad, kind: 'secret', source: 'settings' });
+    const attestation = await attest(
+      FNOX,
+      fnoxConfig([
+        ['GOOD_TOKEN', goodPlaceholder, 'api.github.com'],
+        ['BAD_TOKEN', badPlaceholder, 'api.github.com'],
+      ]),
+    );
+    await writer.writes.applyPolicy(NS, [{ path: attestation.path, attestation }]);
     // The damage: one record's ciphertext no longer opens under the vault's key.
     const stored = (await db.getFromIndex('records', 'byName', [NS, 'BAD_TOKEN']))!;
     await db.put('records', { ...stored, ciphertext: crypto.getRandomValues(new Uint8Array(stored.ciphertext.byteLength)).buffer });
     writer.close();
 
     const vault = await open();
-    await vault.serve(NS);
-    const { scrubber } = await vault.scrubber(NS);
+    await vault.served.serve(NS);
+    const { scrubber } = await vault.reads.scrubber(NS);
     expect(scrubber.redact(`token ${good} here`).text).to.equal(`token ${goodPlaceholder} here`);
 
-    const list = await vault.list(NS);
+    const list = await vault.reads.list(NS);
     expect(Object.fromEntries(list.secrets.map((s) => [s.name, s.state]))).to.deep.equal({ BAD_TOKEN: 'unreadable', GOOD_TOKEN: 'active' });
     expect(unreadableEntries(list.audit).map((e) => (e as { name: string }).name)).to.deep.equal(['BAD_TOKEN']);
 
@@ -84,11 +83,11 @@ describe('an unreadable record', () => {
 
     // Found again by another document, it is audited no more.
     const again = await open();
-    await again.serve(NS);
-    expect(unreadableEntries((await again.list(NS)).audit)).to.have.length(1);
+    await again.served.serve(NS);
+    expect(unreadableEntries((await again.reads.list(NS)).audit)).to.have.length(1);
 
     // Sealed anew, it is readable again.
-    await again.put(NS, { name: 'BAD_TOKEN', value: canary('again'), kind: 'secret', source: 'settings' });
-    expect((await again.list(NS)).secrets.find((s) => s.name === 'BAD_TOKEN')!.state).to.equal('active');
+    await again.writes.put(NS, { name: 'BAD_TOKEN', value: canary('again'), kind: 'secret', source: 'settings' });
+    expect((await again.reads.list(NS)).secrets.find((s) => s.name === 'BAD_TOKEN')!.state).to.equal('active');
   });
 });

@@ -2,8 +2,8 @@
 // 16, and answers them once the settings come; a message from any other window is never held.
 import { expect, waitUntil } from '@open-wc/testing';
 import { deleteDB } from 'idb';
-import { openVaultDb } from '../../src/store/schema.ts';
-import { startVaultFrame } from '../../src/gateway/frame.ts';
+import { openVaultDb } from '../../src/store/index.ts';
+import { startVaultFrame } from '../../src/gateway/index.ts';
 import { MAX_HELD_HELLOS } from '../../src/limits.ts';
 
 const ORIGIN = 'https://seven.sliccy.ai';

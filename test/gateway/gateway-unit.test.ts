@@ -2,8 +2,8 @@
 // throwing op does to the port. No frame: each behaviour is the gateway's own.
 import { expect, waitUntil } from '@open-wc/testing';
 import { CHANGED_EVERY_MS } from '../../src/contract.ts';
-import { Gateway } from '../../src/gateway/gateway.ts';
-import type { Vault } from '../../src/core/vault.ts';
+import { Gateway } from '../../src/gateway/index.ts';
+import type { Vault } from '../../src/core/index.ts';
 import { helloPort } from '../helpers/gateway.ts';
 
 /** A notice between documents can take over waitUntil's default second on a loaded machine. */
@@ -14,15 +14,14 @@ const status = { version: 'x', protocol: 1, origin: ORIGIN, locked: false, lock:
 
 /** A vault stand-in whose ops can be made slow or throwing. */
 function standIn(overrides: Record<string, (...args: any[]) => unknown> = {}) {
-  return {
-    onChange: () => () => {},
-    serve: async () => {},
+  const reads = {
     status: async () => status,
     welcome: async () => status,
     newestScrubber: async () => undefined,
     placeholders: async () => ({ placeholders: [], scrub: { needed: false, version: 0, ready: true } }),
     ...overrides,
-  } as unknown as Vault;
+  };
+  return { onChange: overrides.onChange ?? (() => () => {}), reads, writes: overrides } as unknown as Vault;
 }
 
 /** Says hello to the gateway as the parent page at ORIGIN and answers the embedder's end of the port. */

@@ -6,10 +6,11 @@
 // crosses a port or reaches the console.
 import { expect, waitUntil } from '@open-wc/testing';
 import { deleteDB } from 'idb';
-import { AGENT_OPS, AGENT_PARSERS, PAGE_OPS } from '../../src/gateway/commands.ts';
-import { openVaultDb } from '../../src/store/schema.ts';
-import { Gateway } from '../../src/gateway/gateway.ts';
-import { Vault } from '../../src/core/vault.ts';
+import { AGENT_OPS, AGENT_PARSERS } from '../../src/agent/index.ts';
+import { PAGE_OPS } from '../../src/gateway/index.ts';
+import { openVaultDb } from '../../src/store/index.ts';
+import { Gateway } from '../../src/gateway/index.ts';
+import { Vault } from '../../src/core/index.ts';
 import { helloPort } from '../helpers/gateway.ts';
 import { prng } from '../helpers/random.ts';
 import { canary, findCanaries } from '../helpers/vault.ts';
@@ -201,7 +202,7 @@ describe('hostile requests through the gateway', () => {
         const page = sides[0]!;
         page.port.postMessage({ v: 1, id: 1, op: 'put', name: 'HOSTILE_CANARY', value: canary('hostile') });
         const { placeholder } = await until(page.messages, (m) => m.id === 1);
-        const snapshot = async () => JSON.stringify([await vault.list(NS), await vault.status(NS)]);
+        const snapshot = async () => JSON.stringify([await vault.reads.list(NS), await vault.reads.status(NS)]);
 
         const random = prng(seed);
         let id = 100;

@@ -39,7 +39,7 @@ describe('the vault origin', () => {
   it('serves nothing of the repository but the vault: no README, test, script, demo, doc or other path', async () => {
     const refused = [
       '/README.md',
-      '/test/lock.test.ts',
+      '/test/lock/lock.test.ts',
       '/test/helpers/vault.ts',
       '/scripts/vault-server.mjs',
       '/demo/index.html',
@@ -47,7 +47,7 @@ describe('the vault origin', () => {
       '/static/../README.md',
       '/bench/bench.ts',
       '/web-test-runner.config.mjs',
-      '/src/../test/lock.test.ts',
+      '/src/../test/lock/lock.test.ts',
       '/node_modules/../README.md',
     ];
     for (const answer of await probe(refused)) expect(answer.status, answer.path).to.equal(404);
@@ -63,7 +63,7 @@ describe('the vault origin', () => {
       '/embedders.json',
       '/lock.css',
       '/components/vault-frame.ts',
-      '/src/keyring.ts',
+      '/src/lock/keyring.ts',
     ]);
     for (const answer of answers) {
       expect(answer.status, answer.path).to.equal(200);

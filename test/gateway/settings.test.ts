@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { originAllowed, parseConfig, parseEmbedders } from '../../src/gateway/settings.ts';
+import { originAllowed, parseConfig, parseEmbedders } from '../../src/gateway/index.ts';
 
 describe('embedders.json', () => {
   const list = ['https://*.sliccy.ai', 'http://localhost:8001'];

@@ -1,6 +1,6 @@
 // A gateway built directly in the test page: the embedder's end of a port it said hello on.
 import { waitUntil } from '@open-wc/testing';
-import type { Gateway } from '../../src/gateway/gateway.ts';
+import type { Gateway } from '../../src/gateway/index.ts';
 
 /**
  * Says hello to the gateway as `parent` (the window the gateway takes for its parent) at `origin`,

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import type { RequestHead } from '../../src/contract.ts';
-import type { Endpoint } from '../../src/inject/endpoints.ts';
+import type { Endpoint } from '../../src/inject/index.ts';
 import {
   type ForwardDecision,
   type ForwardInput,
@@ -10,7 +10,7 @@ import {
   globMatches,
   isKernelMcpUrl,
   testVerdict,
-} from '../../src/inject/injector.ts';
+} from '../../src/inject/index.ts';
 
 // The dev server's esbuild plugin strips import attributes, so the generated list is fetched.
 const BUILTIN: Endpoint[] = await (await fetch('/src/endpoints.json')).json();

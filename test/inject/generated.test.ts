@@ -6,8 +6,8 @@
 import { expect } from '@open-wc/testing';
 import { prng } from '../helpers/random.ts';
 import type { ExitName, RequestHead } from '../../src/contract.ts';
-import type { Endpoint } from '../../src/inject/endpoints.ts';
-import { type ForwardInput, type InjectRecord, type PolicyRule, decideForward } from '../../src/inject/injector.ts';
+import type { Endpoint } from '../../src/inject/index.ts';
+import { type ForwardInput, type InjectRecord, type PolicyRule, decideForward } from '../../src/inject/index.ts';
 
 const NOW = 1_800_000_000_000;
 const ph = (n: number) => `fnox_proxy_${n.toString(16).padStart(24, '0')}`;

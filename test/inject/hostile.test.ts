@@ -2,12 +2,12 @@
 // headers of what bios forwards. Each test is one way a value once reached a place it must not.
 import { expect } from '@open-wc/testing';
 import type { RequestHead } from '../../src/contract.ts';
-import type { Endpoint } from '../../src/inject/endpoints.ts';
-import { checkForward } from '../../src/forward/forward.ts';
-import { basicCredentials, type ForwardInput, type InjectRecord, type PolicyRule, decideForward, headRefusal, testVerdict } from '../../src/inject/injector.ts';
-import { mcpRequest } from '../../src/inject/mcp.ts';
+import type { Endpoint } from '../../src/inject/index.ts';
+import { parseForward } from '../../src/forward/index.ts';
+import { basicCredentials, type ForwardInput, type InjectRecord, type PolicyRule, decideForward, headRefusal, testVerdict } from '../../src/inject/index.ts';
+import { mcpRequest } from '../../src/inject/index.ts';
 import { HTTP_TOKEN } from '../../src/validate.ts';
-import { isVersionSegment } from '../../src/inject/endpoints.ts';
+import { isVersionSegment } from '../../src/inject/index.ts';
 import { prng } from '../helpers/random.ts';
 import { MAX_HEAD_BYTES, MAX_HEADERS, MAX_URL_BYTES } from '../../src/limits.ts';
 
@@ -194,7 +194,7 @@ describe('the head has limits, and a refusal names the one it passed', () => {
     };
     try {
       const owner = { pid: 1, ppid: 0, uid: 1000, gid: 1000, tag: 't' };
-      const forward = (head: object) => checkForward({ head, owner, exit: 'page', rawTraits: {} }).head;
+      const forward = (head: object) => parseForward({ head, owner, exit: 'page', rawTraits: {} }).head;
       const headers: [string, string][] = [['authorization', `Bearer ${GH.placeholder}`]];
       const refusal = (head: RequestHead) => headRefusal(head, () => true);
       expect(refusal(forward({ method: 'GET', url: huge, headers }))).to.equal(`URL is longer than the limit of ${MAX_URL_BYTES} bytes`);

@@ -3,7 +3,7 @@
 // texts: each decision must stay far below the 50 ms that would hold the embedder's main thread.
 import { expect } from '@open-wc/testing';
 import { prng, wildcardRef } from '../helpers/random.ts';
-import { globMatches, wildcardMatches } from '../../src/inject/match.ts';
+import { globMatches, wildcardMatches } from '../../src/inject/index.ts';
 
 /** Globs by backtracking: `**` anything, `*` anything but `/`, `?` one character but `/`, `/**\/` also `/`. */
 function globRef(g: string, s: string): boolean {

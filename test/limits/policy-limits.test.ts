@@ -4,10 +4,10 @@
 import { expect } from '@open-wc/testing';
 import TOML from '@ltd/j-toml';
 import { MAX_AUDIT_CHANGES, MAX_RULES, MAX_RULE_PATHS, MAX_TOML_DEPTH, POLICY_CACHE_SIZE } from '../../src/limits.ts';
-import { checkAttestation } from '../../src/policy/attest.ts';
-import { mergePolicy, policyOf } from '../../src/policy/accepted.ts';
-import { cachedParses } from '../../src/policy/parsed.ts';
-import { tomlDepth } from '../../src/policy/toml.ts';
+import { checkAttestation } from '../../src/policy/index.ts';
+import { mergePolicy, policyOf } from '../../src/policy/index.ts';
+import { cachedParses } from '../../src/policy/index.ts';
+import { tomlDepth } from '../../src/policy/index.ts';
 import { FNOX, SECRETS, attest } from '../helpers/attest.ts';
 import { prng } from '../helpers/random.ts';
 
@@ -103,7 +103,6 @@ describe('policy files are bounded', () => {
     const at = await checkAttestation(await attest(FNOX, broken(100)));
     const read = (v: typeof at) =>
       policyOf({
-        namespace: 'n',
         accepted: { [FNOX]: { sha256: (v as { sha256: string }).sha256, text: (v as { text: string }).text } },
         files: [],
         audited: {},

@@ -1,10 +1,10 @@
 // An agent port's queue (README, Limits), on the real Gateway over a real MessageChannel with a
 // stand-in vault whose scrubber answers when the test says so: what waits is then exact.
 import { expect } from '@open-wc/testing';
-import { Gateway } from '../../src/gateway/gateway.ts';
+import { Gateway } from '../../src/gateway/index.ts';
 import { MAX_QUEUED_BYTES, MAX_QUEUED_REQUESTS } from '../../src/limits.ts';
-import { compileScrubber } from '../../src/scrub/scrubber.ts';
-import type { Vault } from '../../src/core/vault.ts';
+import { compileScrubber } from '../../src/scrub/index.ts';
+import type { Vault } from '../../src/core/index.ts';
 
 const ORIGIN = 'https://seven.sliccy.ai';
 const FULL = { code: 'EAGAIN', message: 'at most 64 requests and 128 MiB may wait on an agent port; wait for replies' };
@@ -16,15 +16,15 @@ async function heldAgent() {
   const scrubber = compileScrubber([{ name: 'K', placeholder: 'fnox_proxy_000000000000000000000001', value: 'a-secret-value' }]);
   const vault = {
     onChange: () => () => {},
-    serve: async () => {},
-    fresh: async () => {},
-    status: async () => ({ locked: false, lock: null, waiting: [], backupReminder: null }),
-    welcome: async () => ({ locked: false, lock: null, waiting: [], backupReminder: null }),
-    scrubber: async () => {
-      await held;
-      return { version: 1, scrubber };
+    reads: {
+      fresh: async () => {},
+      status: async () => ({ locked: false, lock: null, waiting: [], backupReminder: null }),
+      welcome: async () => ({ locked: false, lock: null, waiting: [], backupReminder: null }),
+      scrubber: async () => {
+        await held;
+        return { version: 1, scrubber };
+      },
     },
-    records: { meta: async () => ({ scrubVersion: 1 }) },
   } as unknown as Vault;
   const parent = {};
   const win = { parent, location: { ancestorOrigins: [ORIGIN] } } as unknown as Window;

@@ -2,12 +2,12 @@
 // bytes of their values, and the ended requests kept. Rows a test needs in bulk go in directly.
 import { expect } from '@open-wc/testing';
 import { deleteDB } from 'idb';
-import { openVaultDb, type StoredRecord, type VaultDb } from '../../src/store/schema.ts';
-import { autoUnlock } from '../../src/lock/slots.ts';
+import { openVaultDb, type StoredRecord, type VaultDb } from '../../src/store/index.ts';
+import { autoUnlock } from '../../src/lock/index.ts';
 import { AUDIT_TRIM_EVERY, MAX_AUDIT_ENTRIES, MAX_ENDED_REQUESTS, MAX_RECORDS, MAX_VALUE_TOTAL } from '../../src/limits.ts';
-import { addAudit, trimAudit } from '../../src/store/namespaces.ts';
-import { Records, type RecordInput } from '../../src/store/records.ts';
-import { Requests } from '../../src/store/requests.ts';
+import { addAudit, trimAudit } from '../../src/store/index.ts';
+import { Records, type RecordInput } from '../../src/store/index.ts';
+import { Requests } from '../../src/store/index.ts';
 
 const NS = 'https://seven.sliccy.ai';
 const secret = (name: string, value: string): RecordInput => ({ name, value, kind: 'secret', source: 'settings' });

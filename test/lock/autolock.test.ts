@@ -2,12 +2,12 @@
 // dropped in every document once the idle time has passed without use, and not a moment before.
 import { expect } from '@open-wc/testing';
 import { deleteDB } from 'idb';
-import { AutoLock, type Clock, NOTE_USE_EVERY_MS } from '../../src/lock/autolock.ts';
+import { AutoLock, type Clock, NOTE_USE_EVERY_MS } from '../../src/lock/index.ts';
 import { AUTO_LOCK_CHOICES } from '../../src/contract.ts';
-import { openVaultDb, type VaultDb } from '../../src/store/schema.ts';
-import { autoUnlock } from '../../src/lock/slots.ts';
-import { KeyRing } from '../../src/lock/keyring.ts';
-import { Lock, LockError } from '../../src/lock/lock.ts';
+import { openVaultDb, type VaultDb } from '../../src/store/index.ts';
+import { autoUnlock } from '../../src/lock/index.ts';
+import { KeyRing } from '../../src/lock/index.ts';
+import { Lock, LockError } from '../../src/lock/index.ts';
 
 const MINUTE = 60_000;
 const PASSPHRASE = 'correct horse battery';

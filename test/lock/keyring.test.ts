@@ -3,11 +3,10 @@
 // own channel name, so its rings talk only to each other.
 import { expect } from '@open-wc/testing';
 import { deleteDB } from 'idb';
-import { openVaultDb, type VaultDb } from '../../src/store/schema.ts';
-import { type KeyCheck, autoUnlock, decryptValue, openDevice } from '../../src/lock/slots.ts';
-import { KeyRing, type KeyMessage } from '../../src/lock/keyring.ts';
-import { Lock } from '../../src/lock/lock.ts';
-import { Records } from '../../src/store/records.ts';
+import { openVaultDb, type VaultDb } from '../../src/store/index.ts';
+import { KeyRing, type KeyMessage, Lock, autoUnlock, openDevice } from '../../src/lock/index.ts';
+import { type KeyCheck, decryptValue } from '../../src/store/index.ts';
+import { Records } from '../../src/store/index.ts';
 import type { VaultError } from '../../src/errors.ts';
 import { canary } from '../helpers/vault.ts';
 

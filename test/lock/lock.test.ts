@@ -4,10 +4,8 @@
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { deleteDB } from 'idb';
-import { openVaultDb, type VaultDb } from '../../src/store/schema.ts';
-import { type DeviceSlot, type KeyCheck, type KeyEpoch, type KeySlot, autoUnlock, decryptValue, opensCheck, unwrapKey } from '../../src/lock/slots.ts';
-import { Records } from '../../src/store/records.ts';
-import { Lock, LockError, delayAfter, type Proof } from '../../src/lock/lock.ts';
+import { Lock, LockError, type Proof, autoUnlock, delayAfter, opensCheck, unwrapKey } from '../../src/lock/index.ts';
+import { type DeviceSlot, type KeyCheck, type KeyEpoch, type KeySlot, Records, type VaultDb, decryptValue, openVaultDb } from '../../src/store/index.ts';
 import { canary } from '../helpers/vault.ts';
 
 const ITERATIONS = 600_000;

@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { checkAttestation, MAX_BYTES, parentsOf, untrustedWarning } from '../../src/policy/attest.ts';
+import { MAX_POLICY_FILE_BYTES as MAX_BYTES } from '../../src/limits.ts';
+import { checkAttestation, parentsOf, untrustedWarning } from '../../src/policy/index.ts';
 import { decode, loadFixtures, sha256 } from '../helpers/attest.ts';
 
 const fixtures = await loadFixtures();

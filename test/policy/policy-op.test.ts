@@ -179,7 +179,7 @@ domain = "n.example.com"
     const event = await b.until(active);
     expect(event.audit[0]).to.include({ type: 'policy', accepted: true });
     expect(event.exits).to.deep.equal({ secrets: [] });
-    // `changed` is coalesced (README, Events): a's may come at the end of its window, after b's.
+    // `changed` is coalesced (README, Embedding API: events): a's may come at the end of its window, after b's.
     await a.until(active, 0, 5000, 'the writing port never got changed');
     await stranger.request('status');
     expect(stranger.events.filter((e) => e.op === 'changed')).to.deep.equal([]);

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { DEFAULT_LIMITS, parseSecretsPolicy } from '../../src/policy/secrets-policy.ts';
+import { DEFAULT_LIMITS, parseSecretsPolicy } from '../../src/policy/index.ts';
 
 const README_EXAMPLE = `[exec]
 NPM_TOKEN = true

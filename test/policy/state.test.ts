@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
-import { parseFnoxConfig } from '../../src/policy/fnox-config.ts';
-import { parseSecretsPolicy } from '../../src/policy/secrets-policy.ts';
-import { secretPolicy, secretState } from '../../src/policy/state.ts';
+import { parseFnoxConfig } from '../../src/policy/index.ts';
+import { parseSecretsPolicy } from '../../src/policy/index.ts';
+import { secretPolicy, secretState } from '../../src/policy/index.ts';
 
 const P = 'fnox_proxy_0123456789abcdef01234567';
 const OTHER = 'fnox_proxy_89abcdef0123456789abcdef';

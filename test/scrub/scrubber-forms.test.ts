@@ -3,7 +3,7 @@
 // against a reference written here, which builds each form with the platform's own encoders
 // (btoa, encodeURIComponent, URLSearchParams, JSON.stringify) and searches the output for it.
 import { expect } from '@open-wc/testing';
-import { compileScrubber, IDLE_MS, type ScrubValue } from '../../src/scrub/scrubber.ts';
+import { compileScrubber, IDLE_MS, type ScrubValue } from '../../src/scrub/index.ts';
 import { prng } from '../helpers/random.ts';
 
 const enc = new TextEncoder();

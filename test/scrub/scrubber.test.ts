@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { prng } from '../helpers/random.ts';
 import type { ScrubHit } from '../../src/contract.ts';
-import { compileScrubber, IDLE_MS, MAX_FORM_GROWTH, type ScrubValue } from '../../src/scrub/scrubber.ts';
+import { compileScrubber, IDLE_MS, MAX_FORM_GROWTH, type ScrubValue } from '../../src/scrub/index.ts';
 
 // ── A reference, written independently: the forms from btoa and friends, and a brute-force
 // leftmost-longest scan over every pattern. The scrubber must agree with it byte for byte.

@@ -1,8 +1,8 @@
 // Scrubbing in slices (README, Limits) gives what one scrub in one piece gives: strings and bytes,
 // values placed across the pieces, multi-byte characters and surrogate pairs on the seams.
 import { expect } from '@open-wc/testing';
-import { compileScrubber } from '../../src/scrub/scrubber.ts';
-import { PIECE_BYTES, pushSliced, redactSliced, redactToBytes } from '../../src/scrub/slices.ts';
+import { compileScrubber } from '../../src/scrub/index.ts';
+import { PIECE_BYTES, pushSliced, redactSliced, redactToBytes } from '../../src/scrub/index.ts';
 import { prng } from '../helpers/random.ts';
 import { heartbeat } from '../helpers/heartbeat.ts';
 

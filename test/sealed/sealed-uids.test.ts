@@ -6,9 +6,9 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { deleteDB } from 'idb';
 import type { Stamp } from '../../src/contract.ts';
-import { openVaultDb } from '../../src/store/schema.ts';
-import { Gateway } from '../../src/gateway/gateway.ts';
-import { Vault } from '../../src/core/vault.ts';
+import { openVaultDb } from '../../src/store/index.ts';
+import { Gateway } from '../../src/gateway/index.ts';
+import { Vault } from '../../src/core/index.ts';
 import { helloPort } from '../helpers/gateway.ts';
 import { prng } from '../helpers/random.ts';
 import { canary, findCanaries } from '../helpers/vault.ts';

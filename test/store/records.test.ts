@@ -3,10 +3,8 @@
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { deleteDB } from 'idb';
-import { openVaultDb, type VaultDb } from '../../src/store/schema.ts';
-import { autoUnlock, decryptValue, readLock } from '../../src/lock/slots.ts';
-import { Namespaces } from '../../src/store/namespaces.ts';
-import { PURGE_AFTER_MS, Records, type RecordInput } from '../../src/store/records.ts';
+import { autoUnlock, readLock } from '../../src/lock/index.ts';
+import { Namespaces, PURGE_AFTER_MS, type RecordInput, Records, type VaultDb, auditPage, decryptValue, openVaultDb } from '../../src/store/index.ts';
 import { newPlaceholder } from '../../src/validate.ts';
 import { canary, findCanaries } from '../helpers/vault.ts';
 
@@ -163,7 +161,7 @@ describe('records', () => {
     now += 1;
     expect(await records.purge()).to.deep.equal([NS]);
     expect(await records.get(NS, 'GOING')).to.equal(undefined);
-    expect((await records.audit(NS)).audit.map((e) => e.type)).to.deep.equal(['purge', 'remove', 'restore', 'remove', 'seal']);
+    expect((await auditPage(db, NS)).audit.map((e) => e.type)).to.deep.equal(['purge', 'remove', 'restore', 'remove', 'seal']);
   });
 
   it('a purge finds due records past its first read-only batch and leaves the rest', async () => {
@@ -201,7 +199,7 @@ describe('records', () => {
     await records.remove(NS, 'V');
     await records.use(NS, [(await records.get(NS, 'V'))!.id], []);
     await new Namespaces(db).dismissReminder(NS);
-    await records.audit(NS);
+    await auditPage(db, NS);
     await records.values(NS, key);
     await records.restore(NS, 'NOPE').catch(() => {});
     expect(await version()).to.equal(5);
@@ -223,14 +221,14 @@ describe('records', () => {
     const all = await records.all(NS);
     expect(all.map((r) => r.name)).to.deep.equal(Array.from({ length: 10 }, (_, i) => `RACE_${i}`));
     expect((await records.meta(NS)).scrubVersion).to.equal(40);
-    expect((await records.audit(NS, undefined, 1000)).audit).to.have.length(40);
+    expect((await auditPage(db, NS, undefined, 1000)).audit).to.have.length(40);
   });
 
   it("one namespace never sees another one's records", async () => {
     await records.write(NS, key, secret('ONLY_HERE', canary()));
     expect(await records.all('https://b.sliccy.ai')).to.deep.equal([]);
     expect(await records.get('https://b.sliccy.ai', 'ONLY_HERE')).to.equal(undefined);
-    expect((await records.audit('https://b.sliccy.ai')).audit).to.deep.equal([]);
+    expect((await auditPage(db, 'https://b.sliccy.ai')).audit).to.deep.equal([]);
     expect(await records.values('https://b.sliccy.ai', key)).to.deep.equal({ values: [], unreadable: [] });
   });
 

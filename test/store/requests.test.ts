@@ -1,9 +1,9 @@
 // /dev/sealed requests as a service, on real IndexedDB, with a clock the test controls.
 import { expect } from '@open-wc/testing';
 import { deleteDB } from 'idb';
-import { openVaultDb, type VaultDb } from '../../src/store/schema.ts';
-import { PURGE_AFTER_MS } from '../../src/store/records.ts';
-import { Requests, stateAt } from '../../src/store/requests.ts';
+import { openVaultDb, type VaultDb } from '../../src/store/index.ts';
+import { PURGE_AFTER_MS } from '../../src/store/index.ts';
+import { Requests, stateAt } from '../../src/store/index.ts';
 
 const NS = 'https://seven.sliccy.ai';
 const asker = { kind: 'value' as const, name: 'TOKEN', uid: 1000, tag: 't' };

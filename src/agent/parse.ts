@@ -1,0 +1,73 @@
+// The agent's requests (README, The agent's ops), parsed once at the boundary: each op's fields
+// become a typed command, or EACCES for an op outside the role, ENOTSUP for a reserved one, EINVAL
+// for a wrong field. The op and field names the agent sent never go back into a message.
+import type { AgentOp, AgentReservedOp } from '../contract.ts';
+import { VaultError, einval } from '../errors.ts';
+import { type Registered, checkRegistration } from '../inject/index.ts';
+import { checkPushSize, checkRedactBytes, checkRedactCount } from '../limits.ts';
+import { STREAM_ID, isDense } from '../validate.ts';
+
+/** The agent's ops as the contract has them, but `endpoints`, whose registrations come checked. */
+export type AgentCommand = Exclude<AgentOp, { op: 'endpoints' }> | { op: 'endpoints'; added: Registered };
+
+type Fields = Record<string, unknown>;
+/** An op's fields (any other is EINVAL) and its parser: the shape of every parser table (gateway/commands.ts too). */
+export interface OpParser<C> {
+  fields: readonly string[];
+  parse(fields: Fields, ports: readonly MessagePort[]): C;
+}
+
+/** A stream id as the agent gave it, if it is one; the id itself never goes into the error. */
+export function streamId(id: unknown): string {
+  if (typeof id !== 'string' || !STREAM_ID.test(id)) throw einval('stream must be an id of 1 to 64 characters of A-Z a-z 0-9 . _ : -');
+  return id;
+}
+
+const isText = (t: unknown): t is string | Uint8Array => typeof t === 'string' || t instanceof Uint8Array;
+const stream = <O extends 'redactStream' | 'idle' | 'end' | 'drop'>(op: O): OpParser<AgentCommand> => ({
+  fields: ['stream'],
+  parse: (fields) => ({ op, stream: streamId(fields.stream) }) as AgentCommand,
+});
+
+/** Each agent op: its fields and its parser. */
+export const AGENT_PARSERS: Record<string, OpParser<AgentCommand>> = {
+  redact: {
+    fields: ['texts'],
+    parse: ({ texts }) => {
+      const wrong = () => einval('texts must be a list of strings and Uint8Arrays');
+      if (!Array.isArray(texts)) throw wrong();
+      checkRedactCount(texts);
+      if (!isDense(texts) || !texts.every(isText)) throw wrong();
+      checkRedactBytes(texts);
+      return { op: 'redact', texts };
+    },
+  },
+  redactStream: stream('redactStream'),
+  push: {
+    fields: ['stream', 'chunk'],
+    parse: (fields) => {
+      if (!(fields.chunk instanceof Uint8Array)) throw einval('chunk must be a Uint8Array');
+      checkPushSize(fields.chunk);
+      return { op: 'push', stream: streamId(fields.stream), chunk: fields.chunk };
+    },
+  },
+  idle: stream('idle'),
+  end: stream('end'),
+  drop: stream('drop'),
+  endpoints: { fields: ['model', 'mcp'], parse: ({ model, mcp }) => ({ op: 'endpoints', added: checkRegistration(model, mcp) }) },
+};
+/** The agent role's reserved ops: ENOTSUP in this version. */
+export const AGENT_RESERVED: readonly AgentReservedOp[] = ['model', 'mcp', 'records', 'grant', 'refresh'];
+export const AGENT_OPS: readonly string[] = [...Object.keys(AGENT_PARSERS), ...AGENT_RESERVED];
+
+/**
+ * An agent request's command: EACCES for an op outside the role, ENOTSUP for a reserved one,
+ * EINVAL for a wrong field. The op and field names the agent sent never go back into a message.
+ */
+export function parseAgentCommand(op: string, fields: Fields): AgentCommand {
+  if (!AGENT_OPS.includes(op)) throw new VaultError('EACCES', 'that op is not an op of the agent role');
+  const parser = Object.hasOwn(AGENT_PARSERS, op) ? AGENT_PARSERS[op] : undefined;
+  if (!parser) throw new VaultError('ENOTSUP', `${op} is not built yet`);
+  if (Object.keys(fields).some((field) => !parser.fields.includes(field))) throw einval(`${op} takes only ${parser.fields.join(', ')}`);
+  return parser.parse(fields, []);
+}

@@ -1,0 +1,7 @@
+// Backup and restore (README, Backup and restore): age files of a namespace's records, `.env`
+// files, the restore plan the preview shows, and the service the popup runs them with.
+export { SCRYPT_WORK_FACTOR, checkFileSize, decryptAge, encryptBackup, fileKind } from './age.ts';
+export { readDotenv } from './dotenv.ts';
+export { BACKUP_FORMAT, BACKUP_VERSION, BackupError, type Incoming, type ReadFile, backupFileName, backupJson, readBackup } from './format.ts';
+export { type Current, type PreviewItem, type PreviewStatus, type RestorePlan, type RestoreWrite, planRestore } from './plan.ts';
+export { type BackupOptions, BackupService, type BackupWorld, type ChosenFile, type MadeBackup, type Say, checkBackupPassphrase } from './service.ts';

@@ -1,0 +1,153 @@
+// Backups and restores as the popup runs them (README, Backup and restore): a backup of every
+// record of the namespace, a chosen file read and checked into a restore plan, the plan written in
+// one transaction, and the page's `backup` and `restore` requests followed and ended. The service
+// holds no screen: the popup's controller adapts it. Values exist here only in memory, between the
+// person's choice and the write or the download, and are dropped with the plan.
+import type { BackupRequestKind } from '../contract.ts';
+import { MIN_BACKUP_PASSPHRASE } from '../limits.ts';
+import { Records, Requests, type StoredRequest, type VaultDb, announce, decryptValue, stateAt } from '../store/index.ts';
+import { SCRYPT_WORK_FACTOR, checkFileSize, fileKind } from './age.ts';
+import { AgeClient } from './age-client.ts';
+import { readDotenv } from './dotenv.ts';
+import { BackupError, type ReadFile, backupFileName, backupJson, readBackup } from './format.ts';
+import { type RestorePlan, planRestore } from './plan.ts';
+
+/** What the service works with: the popup's namespace, its database, and its hold on the key. */
+export interface BackupWorld {
+  namespace: string;
+  db: VaultDb;
+  keys: { readonly key: CryptoKey | null };
+}
+
+export interface BackupOptions {
+  /** age's scrypt work factor for new backups (tests lower it; the default is age's own, 18). */
+  workFactor?: number;
+  now?: () => number;
+}
+
+/** A finished backup: the armored file, its name, and how many records it holds. */
+export interface MadeBackup {
+  file: string;
+  name: string;
+  count: number;
+}
+
+/** Says what is happening before heavy work starts (the popup draws it), once the checks have passed. */
+export type Say = (working: string) => Promise<void>;
+const quiet: Say = async () => undefined;
+
+/** A chosen file read: an age file needs its passphrase first; anything else is planned at once. */
+export type ChosenFile = { kind: 'age'; bytes: Uint8Array } | { kind: 'plan'; plan: RestorePlan };
+
+export class BackupService {
+  private readonly records: Records;
+  private readonly requests: Requests;
+  private readonly age = new AgeClient();
+  private readonly now: () => number;
+
+  constructor(
+    private readonly world: BackupWorld,
+    private readonly options: BackupOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.records = new Records(world.db, this.now);
+    this.requests = new Requests(world.db, 0, this.now);
+  }
+
+  get namespace(): string {
+    return this.world.namespace;
+  }
+
+  /** Ends the age worker; a job on its way fails. */
+  close() {
+    this.age.close();
+  }
+
+  /** The page's pending `backup` and `restore` requests of this namespace, oldest first. */
+  async pending(): Promise<StoredRequest[]> {
+    const now = this.now();
+    return (await this.requests.all(this.namespace)).filter(
+      (r) => r.uid === undefined && (r.kind === 'backup' || r.kind === 'restore') && stateAt(r, now) === 'pending',
+    );
+  }
+
+  /**
+   * Every record of the namespace, removed ones included, in an age file encrypted to the
+   * passphrase; then `exportedAt`, the audit entry and the end of the page's request in one
+   * transaction, and a `status` event from every vault document.
+   */
+  async backUp(passphrase: string, again: string, say: Say = quiet): Promise<MadeBackup> {
+    checkBackupPassphrase(passphrase, again);
+    const key = this.key();
+    await say('Encrypting the backup… this takes a few seconds.');
+    const all = await this.records.all(this.namespace);
+    const withValues = await Promise.all(all.map(async (r) => ({ ...r, value: await decryptValue(key, r) })));
+    const at = this.now();
+    const file = await this.age.encrypt(backupJson(this.namespace, at, withValues), passphrase, this.options.workFactor ?? SCRYPT_WORK_FACTOR);
+    const request = await this.pendingId('backup');
+    await this.records.exported(this.namespace, all.length, request);
+    announce(this.namespace, ['audit', 'status']);
+    return { file, name: backupFileName(this.namespace, new Date(at)), count: all.length };
+  }
+
+  /** A chosen file: too big is refused before it is read; an age file waits for its passphrase. */
+  async choose(file: Blob): Promise<ChosenFile> {
+    checkFileSize(file.size);
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    if (fileKind(bytes) === 'age') return { kind: 'age', bytes };
+    return { kind: 'plan', plan: await this.plan(readDotenv(new TextDecoder().decode(bytes))) };
+  }
+
+  /** An age file decrypted with its passphrase and checked, as a plan. */
+  async decrypt(bytes: Uint8Array, passphrase: string, say: Say = quiet): Promise<RestorePlan> {
+    await say('Decrypting the backup… this takes a few seconds.');
+    return this.plan(readBackup(await this.age.decrypt(bytes, passphrase)));
+  }
+
+  /** Writes a plan in one transaction, ending the page's `restore` request; a `placeholders` event follows. */
+  async confirm(plan: RestorePlan, say: Say = quiet): Promise<void> {
+    const key = this.key();
+    await say('Restoring…');
+    const request = await this.pendingId('restore');
+    const { source, count, added, replaced, skipped } = plan;
+    await this.records.import(this.namespace, key, plan.writes, { source, count, added, replaced, skipped }, request);
+    announce(this.namespace, ['values', 'audit', 'status']);
+  }
+
+  /** Cancels the page's pending request of that kind, if there is one. */
+  async cancel(kind: BackupRequestKind): Promise<void> {
+    const id = await this.pendingId(kind);
+    if (!id) return;
+    await this.requests.end(id, 'cancelled');
+    announce(this.namespace, ['status']);
+  }
+
+  /** What restoring a read file would do here. */
+  private async plan(read: ReadFile): Promise<RestorePlan> {
+    const key = this.key();
+    const here = await this.records.all(this.namespace);
+    const names = new Set(read.records.map((r) => r.name));
+    const values = new Map<string, string>();
+    for (const r of here) if (names.has(r.name)) values.set(r.name, await decryptValue(key, r));
+    const taken = await this.records.placeholders();
+    return planRestore(read, { namespace: this.namespace, records: here, values, taken });
+  }
+
+  private async pendingId(kind: BackupRequestKind): Promise<string | undefined> {
+    return (await this.pending()).find((r) => r.kind === kind)?.id;
+  }
+
+  private key(): CryptoKey {
+    const key = this.world.keys.key;
+    if (!key) throw new BackupError('The vault is locked: unlock it first.');
+    return key;
+  }
+}
+
+/** A backup passphrase: long enough (a file anyone may copy and attack offline), and the same twice. */
+export function checkBackupPassphrase(passphrase: string, again: string): void {
+  if ([...passphrase].length < MIN_BACKUP_PASSPHRASE) {
+    throw new BackupError(`A backup passphrase needs at least ${MIN_BACKUP_PASSPHRASE} characters. Nothing was saved.`);
+  }
+  if (passphrase !== again) throw new BackupError("The two passphrases aren't the same. Nothing was saved.");
+}

@@ -1,0 +1,64 @@
+// What is in effect of a namespace's accepted policy (README, Model and MCP endpoints): rules that
+// can reach only model or MCP endpoints are dropped and listed as refused, other rules on the same
+// host stay (the request-time check still refuses there). Worked out once where the namespace's
+// state is derived, as a plan the injector reads (fnox's `ProxyPlan`): never per request.
+import type { ExitName, McpServerEntry, RefusedRule } from '../contract.ts';
+import type { Policy } from '../policy/index.ts';
+import { ENDPOINT_REASON, type Endpoint, entriesByDomain, ruleCoveredBy } from './endpoints.ts';
+import type { PolicyRule } from './injector.ts';
+import { type Registered, refusedEndpoints } from './registered.ts';
+
+/** What every injection decision reads of the namespace: rules, `[secrets]`, `[exits]` and the refused endpoints. */
+export interface ForwardPlan {
+  rules: readonly PolicyRule[];
+  /** The accepted `/etc/fnox/config.toml`'s `[secrets]`: name → placeholder. */
+  secrets: Readonly<Record<string, string>>;
+  exits: Readonly<Record<string, readonly ExitName[]>>;
+  refused: readonly Endpoint[];
+}
+
+/** The policy in effect and the endpoints it may never reach, derived from the accepted policy and the registrations. */
+export interface InEffect {
+  policy: Policy;
+  refused: RefusedRule[];
+  endpoints: Endpoint[];
+  mcp: McpServerEntry[];
+  plan: ForwardPlan;
+}
+
+export const endpointReason = (secret: string) => `${secret}: ${ENDPOINT_REASON}`;
+
+/** The namespace's policy in effect, given the built-in endpoint list and its registrations. */
+export function inEffect(accepted: Policy, builtin: readonly Endpoint[], registered: Registered | undefined): InEffect {
+  const endpoints = refusedEndpoints(builtin, registered);
+  const { policy, refused } = withoutEndpointRules(accepted, endpoints);
+  const plan: ForwardPlan = {
+    rules: policy.config?.rules ?? [],
+    secrets: policy.config?.secrets ?? {},
+    exits: policy.secrets?.exits ?? {},
+    refused: endpoints,
+  };
+  return { policy, refused, endpoints, mcp: registered?.mcp ?? [], plan };
+}
+
+/** The accepted policy without the rules that reach only model or MCP endpoints, and those rules as refused. */
+export function withoutEndpointRules(policy: Policy, endpoints: readonly Endpoint[]): { policy: Policy; refused: RefusedRule[] } {
+  if (!policy.config) return { policy, refused: [] };
+  // Worked out once per parsed file and set of endpoints (README, Limits): the parse is cached per
+  // SHA-256, so the same file is the same object here.
+  const key = JSON.stringify(endpoints);
+  const known = filtered.get(policy.config);
+  if (known?.key === key) return { policy: { ...policy, config: known.config }, refused: known.refused };
+  const refused: RefusedRule[] = [];
+  const onDomain = entriesByDomain(endpoints);
+  const rules = policy.config.rules.filter(({ secret, ...rule }) => {
+    if (!ruleCoveredBy(rule, onDomain(rule.domain))) return true;
+    refused.push({ secret, rule, reason: endpointReason(secret) });
+    return false;
+  });
+  const config = { ...policy.config, rules };
+  filtered.set(policy.config, { key, config, refused });
+  return { policy: { ...policy, config }, refused };
+}
+
+const filtered = new WeakMap<NonNullable<Policy['config']>, { key: string; config: NonNullable<Policy['config']>; refused: RefusedRule[] }>();

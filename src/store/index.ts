@@ -1,0 +1,33 @@
+// The stores (README, Records): every IndexedDB transaction of the vault but the `keys` store's
+// (the lock's), each write one transaction that moves its namespace's revision, and the bus that
+// tells the other vault documents what changed. Stores import no feature.
+export { AUDIT_PAGE, type AuditDraft, addAudit, auditPage, trimAudit } from './audit.ts';
+export { type BusMessage, CHANNEL, type Change, announce } from './bus.ts';
+export { type Delta, abort, bump, deltaOf, emptyMeta, revOf, settle } from './meta.ts';
+export { type LoadedNamespace, type NamespaceSummary, Namespaces } from './namespaces.ts';
+export { PolicyStore } from './policy.ts';
+export { type Actor, type ImportWrite, PURGE_AFTER_MS, type RecordInput, Records, type RotationCheck, type WriteOptions } from './records.ts';
+export { type NewRequest, Requests, oldestFirst, pendingOf, stateAt, statusOf } from './requests.ts';
+export {
+  type Attempts,
+  DB_NAME,
+  DB_VERSION,
+  type DeviceSlot,
+  type IdleEntry,
+  type KeyCheck,
+  type KeyEntry,
+  type KeyEpoch,
+  type KeySlot,
+  type NamespaceMeta,
+  type PasskeySlot,
+  type PassphraseSlot,
+  type StoredAudit,
+  type StoredPolicy,
+  type StoredRecord,
+  type StoredRequest,
+  type VaultDb,
+  type VaultSchema,
+  type WriteTx,
+  openVaultDb,
+} from './schema.ts';
+export { type HeldKey, type ValueBinding, decryptValue, encryptValue, reencrypt, valueBytesOf } from './values.ts';
