@@ -94,7 +94,7 @@ export function planRestore(file: ReadFile, current: Current, fresh: () => strin
         placeholder: here.placeholder,
         ...(incoming.placeholder && incoming.placeholder !== here.placeholder && { placeholderWas: incoming.placeholder }),
       });
-      writes.push(writeOf(incoming, kind, here.placeholder, here.id));
+      writes.push(writeOf(incoming, kind, here.placeholder, here));
       continue;
     }
     let placeholder = incoming.placeholder;
@@ -129,13 +129,14 @@ export function planRestore(file: ReadFile, current: Current, fresh: () => strin
   };
 }
 
-function writeOf(incoming: Incoming, kind: RecordKind, placeholder: string, replaces?: string): RestoreWrite {
+function writeOf(incoming: Incoming, kind: RecordKind, placeholder: string, here?: StoredRecord): RestoreWrite {
+  const replaces = here?.id;
   return {
     name: incoming.name,
     kind,
     value: incoming.value!,
     placeholder,
-    ...(replaces !== undefined && { replaces }),
+    ...(here !== undefined && { replaces: here.id, was: { revision: here.revision ?? 0, updatedAt: here.updatedAt } }),
     ...(replaces === undefined && incoming.createdAt !== undefined && { createdAt: incoming.createdAt }),
     ...(replaces === undefined && incoming.removedAt !== undefined && { removedAt: incoming.removedAt }),
     ...(incoming.expiresAt !== undefined && { expiresAt: incoming.expiresAt }),

@@ -5,18 +5,18 @@
 // person's choice and the write or the download, and are dropped with the plan.
 import type { BackupRequestKind } from '../contract.ts';
 import { MIN_BACKUP_PASSPHRASE } from '../limits.ts';
-import { Records, Requests, type StoredRequest, type VaultDb, announce, decryptValue, stateAt } from '../store/index.ts';
+import { type HeldKey, Records, Requests, type StoredRequest, type VaultDb, announce, decryptValue, stateAt } from '../store/index.ts';
 import { SCRYPT_WORK_FACTOR, checkFileSize, fileKind } from './age.ts';
 import { AgeClient } from './age-client.ts';
 import { readDotenv } from './dotenv.ts';
 import { BackupError, type ReadFile, backupFileName, backupJson, readBackup } from './format.ts';
 import { type RestorePlan, planRestore } from './plan.ts';
 
-/** What the service works with: the popup's namespace, its database, and its hold on the key. */
+/** What the service works with: the popup's namespace, its database, and its hold on the key (a KeyRing). */
 export interface BackupWorld {
   namespace: string;
   db: VaultDb;
-  keys: { readonly key: CryptoKey | null };
+  keys: { readonly current: HeldKey | null };
 }
 
 export interface BackupOptions {
@@ -106,11 +106,11 @@ export class BackupService {
 
   /** Writes a plan in one transaction, ending the page's `restore` request; a `placeholders` event follows. */
   async confirm(plan: RestorePlan, say: Say = quiet): Promise<void> {
-    const key = this.key();
+    const held = this.held();
     await say('Restoring…');
     const request = await this.pendingId('restore');
     const { source, count, added, replaced, skipped } = plan;
-    await this.records.import(this.namespace, key, plan.writes, { source, count, added, replaced, skipped }, request);
+    await this.records.import(this.namespace, held, plan.writes, { source, count, added, replaced, skipped }, request);
     announce(this.namespace, ['values', 'audit', 'status']);
   }
 
@@ -138,9 +138,13 @@ export class BackupService {
   }
 
   private key(): CryptoKey {
-    const key = this.world.keys.key;
-    if (!key) throw new BackupError('The vault is locked: unlock it first.');
-    return key;
+    return this.held().key;
+  }
+
+  private held(): HeldKey {
+    const held = this.world.keys.current;
+    if (!held) throw new BackupError('The vault is locked: unlock it first.');
+    return held;
   }
 }
 

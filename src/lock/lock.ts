@@ -259,7 +259,6 @@ export class Lock {
       const raw = randomBytes(32);
       let newKey: CryptoKey;
       let slot: KeySlot;
-      const moved: StoredRecord[] = [];
       try {
         newKey = await importDataKey(raw);
         slot = await slotFor(raw);
@@ -267,9 +266,11 @@ export class Lock {
         raw.fill(0);
       }
       const check = await makeCheck(newKey);
+      // Each record's ciphertext under the new key, by id.
+      const moved = new Map<string, Pick<StoredRecord, 'iv' | 'ciphertext'>>();
       for (const record of records) {
         try {
-          moved.push({ ...record, ...(await reencrypt(oldKey, newKey, record)) });
+          moved.set(record.id, await reencrypt(oldKey, newKey, record));
         } catch {
           // Unreadable under the old key: left as it is.
         }
@@ -282,6 +283,8 @@ export class Lock {
         tx.objectStore('records').getAll(),
         keys.get('epoch') as Promise<KeyEpoch | undefined>,
       ]);
+      // Every record still holds the ciphertext that was re-encrypted (a write meanwhile starts it
+      // again); only the ciphertext is replaced, so a removal, restore or use meanwhile stays.
       const unchanged =
         still?.slot === 'device' &&
         still.createdAt === device.createdAt &&
@@ -296,7 +299,10 @@ export class Lock {
         continue;
       }
       await Promise.all([
-        ...moved.map((r) => tx.objectStore('records').put(r)),
+        ...now.flatMap((r) => {
+          const next = moved.get(r.id);
+          return next ? [tx.objectStore('records').put({ ...r, ...next })] : [];
+        }),
         keys.put(slot),
         keys.put(check),
         keys.put({ slot: 'epoch', epoch: (epoch?.epoch ?? 0) + 1 }),

@@ -44,6 +44,8 @@ export interface ImportWrite {
   placeholder: string;
   /** The id of the record it replaces; absent for a new one. */
   replaces?: string;
+  /** The replaced record as the preview read it: the write is refused if it changed since. */
+  was?: { revision: number; updatedAt: number };
   createdAt?: number;
   removedAt?: number;
   expiresAt?: number;
@@ -328,11 +330,13 @@ export class Records {
    */
   async import(
     namespace: string,
-    key: CryptoKey,
+    keyOrHeld: CryptoKey | HeldKey,
     writes: ImportWrite[],
     audit: { source: ImportSource; count: number; added: number; replaced: number; skipped: number },
     request?: string,
   ): Promise<void> {
+    const key = keyOrHeld instanceof CryptoKey ? keyOrHeld : keyOrHeld.key;
+    const checkId = keyOrHeld instanceof CryptoKey ? null : keyOrHeld.check;
     const now = this.now();
     const prepared = await Promise.all(
       writes.map(async (w) => {
@@ -340,16 +344,22 @@ export class Records {
         return { w, id, sealed: await encryptValue(key, w.value, { id, namespace, name: w.name }) };
       }),
     );
-    const tx = this.db.transaction(['records', 'namespaces', 'audit', 'requests'], 'readwrite');
+    // A restore is a write like any other (README, Backup and restore): the key checked and every
+    // record it replaces at the revision the preview read, in the transaction that writes them.
+    const tx = this.db.transaction(['records', 'namespaces', 'audit', 'requests', 'keys'], 'readwrite');
     const records = tx.objectStore('records');
-    const changed = () => new VaultError('EAGAIN', 'the vault changed while you looked at the preview; choose the file again');
+    const changed = () => new VaultError('EAGAIN', 'the vault changed; choose the file again');
     try {
-      const [byName, byPlaceholder] = await Promise.all([
+      const [stored, byName, byPlaceholder] = await Promise.all([
+        checkId !== null ? tx.objectStore('keys').get('check') : null,
         Promise.all(prepared.map(({ w }) => records.index('byName').get([namespace, w.name]))),
         Promise.all(prepared.map(({ w }) => (w.replaces ? undefined : records.index('byPlaceholder').getKey(w.placeholder)))),
       ]);
+      if (checkId !== null && (stored?.slot !== 'check' || stored.id !== checkId)) throw keyChanged(tx);
       for (const [i, { w }] of prepared.entries()) {
-        if (byName[i]?.id !== w.replaces || byPlaceholder[i] !== undefined) throw changed();
+        const here = byName[i];
+        if (here?.id !== w.replaces || byPlaceholder[i] !== undefined) throw changed();
+        if (here && ((here.revision ?? 0) !== w.was?.revision || here.updatedAt !== w.was.updatedAt)) throw changed();
       }
       // The namespace's limits hold for a restore as for a write (README, Limits).
       const used = await this.valueBytes(tx, namespace);
@@ -371,6 +381,7 @@ export class Records {
             ...sealed,
             createdAt: existing?.createdAt ?? w.createdAt ?? now,
             updatedAt: now,
+            revision: (existing?.revision ?? 0) + 1,
             ...(existing?.usedAt !== undefined && { usedAt: existing.usedAt }),
             ...(w.removedAt !== undefined && { removedAt: w.removedAt }),
             ...(w.expiresAt !== undefined && { expiresAt: w.expiresAt }),
