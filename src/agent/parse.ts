@@ -15,6 +15,8 @@ type Fields = Record<string, unknown>;
 export interface OpParser<C> {
   fields: readonly string[];
   parse(fields: Fields, ports: readonly MessagePort[]): C;
+  /** The op is the person acting (README, Key store and lock: auto-lock starts its idle time again). */
+  person?: true;
 }
 
 /** A stream id as the agent gave it, if it is one; the id itself never goes into the error. */

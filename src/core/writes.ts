@@ -82,7 +82,7 @@ export class Writes {
 
   /** Writes a checked value; shared by `put`, `seal` and `/dev/sealed`'s `seal`. */
   async write(namespace: string, input: RecordInput, how: WriteHow = {}) {
-    const { keys, served, records, autoLock } = this.parts;
+    const { keys, served, records } = this.parts;
     const held = keys.current;
     if (!held && keys.keyLost) {
       throw new VaultError('EACCES', 'vault is locked: its key is gone (records exist but no key slot is left to open them); nothing is written');
@@ -92,7 +92,6 @@ export class Writes {
     let written: Awaited<ReturnType<Records['write']>>;
     try {
       written = await records.write(namespace, held, input, { ...how, existing: state.records.get(input.name) ?? null });
-      await autoLock.used();
     } catch (error) {
       // The vault's key changed under this document (README, Key store and lock): it drops its own.
       if (error instanceof VaultError && error.code === 'EACCES') await keys.recheck();
@@ -160,9 +159,20 @@ export class Writes {
     }
   }
 
-  /** Records a use of values (`forward`): `usedAt` and the audit entries, then `changed`. */
+  /**
+   * Records a use of values (`forward`): `usedAt` and the audit entries, then `changed`. A kernel
+   * program's use never keeps the vault open (README, Key store and lock: auto-lock).
+   */
   async used(namespace: string, ids: string[], entries: AuditDraft[]): Promise<void> {
     await this.parts.served.commit(await this.parts.records.use(namespace, ids, entries), ['audit']);
+  }
+
+  /**
+   * The person acted through the page (a value entered, sealed, removed, restored, a request
+   * answered or cancelled): auto-lock's idle time starts again. Kernel programs and the agent are
+   * assumed hostile and never keep the vault open.
+   */
+  async personActed(): Promise<void> {
     await this.parts.autoLock.used();
   }
 

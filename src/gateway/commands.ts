@@ -77,6 +77,7 @@ export const PAGE_OPS: Record<string, OpParser<PageCommand>> = {
     },
   },
   put: {
+    person: true,
     fields: ['name', 'value', 'kind', 'provider', 'account', 'expiresAt', 'request'],
     parse: (fields) => {
       const input = recordInput(fields, 'settings');
@@ -85,6 +86,7 @@ export const PAGE_OPS: Record<string, OpParser<PageCommand>> = {
     },
   },
   seal: {
+    person: true,
     fields: ['name', 'value', 'source', 'kind', 'provider', 'account', 'expiresAt'],
     parse: (fields) => {
       if (fields.kind === undefined) throw einval('kind is required');
@@ -94,9 +96,10 @@ export const PAGE_OPS: Record<string, OpParser<PageCommand>> = {
       return { op: 'seal', input: { ...recordInput(fields, source), source } };
     },
   },
-  remove: { fields: ['name'], parse: (fields) => ({ op: 'remove', name: name(fields) }) },
-  restore: { fields: ['name'], parse: (fields) => ({ op: 'restore', name: name(fields) }) },
+  remove: { person: true, fields: ['name'], parse: (fields) => ({ op: 'remove', name: name(fields) }) },
+  restore: { person: true, fields: ['name'], parse: (fields) => ({ op: 'restore', name: name(fields) }) },
   cancel: {
+    person: true,
     fields: ['request'],
     parse: ({ request }) => {
       if (typeof request !== 'string' || !request) throw einval('request must be a request id');
@@ -141,11 +144,15 @@ export const PAGE_OPS: Record<string, OpParser<PageCommand>> = {
   },
 };
 
-/** A page request's command; ENOTSUP for an op this vault hasn't, EINVAL for a wrong field. */
-export function parsePageCommand(op: string, fields: Fields, ports: readonly MessagePort[]): PageCommand {
+/**
+ * A page request's command, and whether it is the person acting; ENOTSUP for an op this vault
+ * hasn't, EINVAL for a wrong field.
+ */
+export function parsePageCommand(op: string, fields: Fields, ports: readonly MessagePort[]): PageCommand & { person?: true } {
   const parser = Object.hasOwn(PAGE_OPS, op) ? PAGE_OPS[op] : undefined;
   if (!parser) throw new VaultError('ENOTSUP', `${op} is not an op of this vault`);
   const unknown = Object.keys(fields).find((field) => !parser.fields.includes(field));
   if (unknown) throw einval(`${op} has no field ${unknown}`);
-  return parser.parse(fields, ports);
+  const command = parser.parse(fields, ports);
+  return parser.person ? { ...command, person: true } : command;
 }

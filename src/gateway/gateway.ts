@@ -134,8 +134,12 @@ export class Gateway {
     }
   }
 
-  private page(namespace: string, op: string, fields: Fields, ports: readonly MessagePort[]): Promise<object> {
-    return this.run(namespace, parsePageCommand(op, fields, ports));
+  private async page(namespace: string, op: string, fields: Fields, ports: readonly MessagePort[]): Promise<object> {
+    const command = parsePageCommand(op, fields, ports);
+    const result = await this.run(namespace, command);
+    // Only the person keeps the vault open (README, Key store and lock: auto-lock).
+    if (command.person) await this.vault.writes.personActed();
+    return result;
   }
 
   /** Runs one page command: the vault's method for it, with typed input only. */

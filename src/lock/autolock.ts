@@ -1,8 +1,8 @@
 // Auto-lock on idle (README, Key store and lock): with a lock set and an idle time chosen in the
 // popup, every vault document holding the key drops it everywhere, as `lock` does, once that long
-// has passed without use. Use is a value used or changed (a `forward` that injects, `put`, `seal`,
-// a `/dev/sealed` `seal`) or the person in the popup. The setting and the last use are kept in
-// IndexedDB (the `keys` store's `idle` entry), so every document of the vault agrees on them.
+// has passed without the person: the popup in use, or the page's own value ops. Kernel programs
+// and the agent are assumed hostile and never keep it open. The setting and the last use are kept
+// in IndexedDB (the `keys` store's `idle` entry), so every document of the vault agrees on them.
 import type { IdleEntry, VaultDb } from '../store/index.ts';
 import { lockOf } from './slots.ts';
 import type { KeyRing } from './keyring.ts';

@@ -107,7 +107,7 @@ describe('auto-lock', () => {
     await lock().setAutoLock(60 * MINUTE);
     await Promise.all([autoA.arm(), autoB.arm()]);
     await clock.advance(50 * MINUTE);
-    await autoB.used(); // a put, a seal or an injecting forward in the other document
+    await autoB.used(); // the person: a page's put, or the popup, in the other document
     await clock.advance(59 * MINUTE);
     await settle();
     expect([a.key !== null, b.key !== null]).to.deep.equal([true, true]);
