@@ -3,7 +3,7 @@
 // document's life, so locking stops value use but never scrubbing.
 import type { ScrubValue, Scrubber } from '../scrub/index.ts';
 import { type HeldKey, type StoredRecord, decryptValue } from '../store/index.ts';
-import { vaultWorker } from '../worker/index.ts';
+import { type VaultWorker, vaultWorker } from '../worker/index.ts';
 
 /** How long the values stay unchanged before a write's compile runs (README, Scrub state). */
 export const COMPILE_AFTER_MS = 50;
@@ -27,6 +27,8 @@ export class Scrubbers {
     private readonly key: () => HeldKey | null,
     /** Told of records the held key couldn't open: they are marked and audited there. */
     private readonly unreadable: (namespace: string, held: HeldKey, records: StoredRecord[]) => Promise<void> = async () => undefined,
+    /** Where tables are built (README, Limits): the document's worker. */
+    private readonly worker: Pick<VaultWorker, 'compile' | 'close'> = vaultWorker,
   ) {}
 
   /** Per namespace, the compile `soon` has scheduled. */
@@ -38,7 +40,7 @@ export class Scrubbers {
     this.pending.clear();
     this.soonKeyed.clear();
     this.withKey.clear();
-    vaultWorker.close();
+    this.worker.close();
   }
 
   /**
@@ -51,7 +53,8 @@ export class Scrubbers {
     const held = this.key();
     const timer = setTimeout(() => {
       this.cancelSoon(namespace);
-      void this.refresh(namespace, held);
+      // A failed compile is answered to the op that needs it; a scheduled one only tries.
+      this.refresh(namespace, held).catch(() => undefined);
     }, COMPILE_AFTER_MS);
     this.pending.set(namespace, timer);
     if (held) this.keyed(namespace, +1);
@@ -113,7 +116,7 @@ export class Scrubbers {
     // An unreadable record is skipped, marked and audited; the rest of the namespace is scrubbed.
     const { values, unreadable } = await this.values(namespace, held.key, records);
     if (unreadable.length > 0) await this.unreadable(namespace, held, unreadable);
-    const compiled = { version: scrubVersion, scrubber: await vaultWorker.compile(values) };
+    const compiled = { version: scrubVersion, scrubber: await this.worker.compile(values) };
     this.compiled.set(namespace, compiled);
     return compiled;
   }

@@ -107,7 +107,7 @@ export class Vault {
     for (const message of missed) void vault.served.fromBus(message);
     keys.onChange(async () => {
       vault.served.lockState = await readLock(db);
-      for (const namespace of vault.served.held()) void vault.scrubbers.refresh(namespace);
+      for (const namespace of vault.served.held()) vault.scrubbers.refresh(namespace).catch(() => undefined);
       await vault.served.notify(null, ['status']);
     });
     // Purging is upkeep: it runs a while after the first hellos, never in their way (README, Records).
