@@ -6,7 +6,7 @@
 // only truth: this is a cache kept exact by the revision.
 import type { AuditEntry } from '../contract.ts';
 import { type Endpoint, type InEffect, inEffect } from '../inject/index.ts';
-import { policyOf } from '../policy/index.ts';
+import { type Policy, policyOf } from '../policy/index.ts';
 import {
   AUDIT_PAGE,
   type Delta,
@@ -39,6 +39,8 @@ export class NamespaceState {
   meta!: NamespaceMeta;
   stored: StoredPolicy | undefined;
   effect!: InEffect;
+  /** The accepted policy, parsed: read anew only when it changes, never from an evicted parse. */
+  private accepted!: Policy;
   /** Records by name, removed ones included until purged. */
   readonly records = new Map<string, StoredRecord>();
   /** Requests by id, oldest first. */
@@ -67,6 +69,7 @@ export class NamespaceState {
     if (this.meta && revOf(loaded.meta) < this.rev) return false;
     this.meta = loaded.meta;
     this.stored = loaded.stored;
+    this.accepted = policyOf(loaded.stored);
     this.records.clear();
     for (const r of loaded.records) this.records.set(r.name, r);
     this.live = null;
@@ -105,7 +108,10 @@ export class NamespaceState {
       if (audit.length > AUDIT_PAGE) this.auditMore = true;
       this.audit = audit.slice(0, AUDIT_PAGE);
     }
-    if (delta.policy) this.stored = delta.policy;
+    if (delta.policy) {
+      this.stored = delta.policy;
+      this.accepted = policyOf(delta.policy);
+    }
     if (delta.policy || JSON.stringify(registered) !== JSON.stringify(this.meta.registered)) this.derive();
     return true;
   }
@@ -126,6 +132,6 @@ export class NamespaceState {
   }
 
   private derive() {
-    this.effect = inEffect(policyOf(this.stored), this.builtin, this.meta.registered);
+    this.effect = inEffect(this.accepted, this.builtin, this.meta.registered);
   }
 }

@@ -89,6 +89,8 @@ export class Served {
   /** A write of this document committed: its state follows, then every other document's. */
   async commit(delta: Delta | null, changes: Change[]): Promise<void> {
     if (!delta) return;
+    // Every accepted file's parse in the cache first, off the thread: applying reads only the cache.
+    if (delta.policy) await warmPolicy(delta.policy);
     const held = this.states.get(delta.namespace);
     if (held && !(await held).apply(delta)) await this.reload(delta.namespace);
     // A policy change is big work in pieces (its rules in effect, then the events that carry it):

@@ -206,7 +206,7 @@ export class Writes {
     const verdicts = await Promise.all(
       files.map(async ({ path, attestation }) => ({ given: path, verdict: await checkAttestation(attestation, parsePolicyFileOffThread) })),
     );
-    const { merged, delta } = await this.parts.policies.apply(namespace, verdicts);
+    const { merged, delta } = await this.parts.policies.apply(namespace, verdicts, parsePolicyFileOffThread);
     await this.parts.served.commit(delta, merged.changed || merged.audit.length > 0 ? ['audit'] : []);
     const { config } = (await this.parts.served.state(namespace)).effect.policy;
     return {

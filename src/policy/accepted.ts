@@ -6,7 +6,7 @@ import { FNOX_CONFIG, SECRETS_POLICY } from './paths.ts';
 import { MAX_AUDIT_CHANGES } from '../limits.ts';
 import { policyChanges } from './changes.ts';
 import { type FnoxConfig, parseFnoxConfig } from './fnox-config.ts';
-import { parsePolicyFile } from './parsed.ts';
+import { type ParsedFile, cachedParse, parsePolicyFile } from './parsed.ts';
 import { type SecretsPolicy, parseSecretsPolicy } from './secrets-policy.ts';
 
 /** How many audited (SHA-256, verdict) pairs are remembered per file. */
@@ -41,7 +41,10 @@ export const emptyAccepted = (): AcceptedPolicy => ({ accepted: {}, files: [], a
  * accepted before the limits existed and past one now reads as if empty, with its warnings.
  */
 function parse(path: string, file: AcceptedFile): FnoxConfig | SecretsPolicy {
-  const result = parsePolicyFile(path, file.sha256, file.text);
+  return meaningOf(path, parsePolicyFile(path, file.sha256, file.text));
+}
+
+function meaningOf(path: string, result: ParsedFile): FnoxConfig | SecretsPolicy {
   if ('parsed' in result) return result.parsed;
   const empty = path === FNOX_CONFIG ? parseFnoxConfig('') : parseSecretsPolicy('');
   return { ...empty, warnings: [`${path}: ${result.refused}`] };
@@ -57,11 +60,33 @@ export function policyOf(stored: AcceptedPolicy | undefined): Policy {
   };
 }
 
+/** An accepted file whose parse isn't in the cache: the caller parses it off the thread and tries again. */
+export class Unparsed extends Error {
+  constructor(
+    readonly path: string,
+    readonly file: AcceptedFile,
+  ) {
+    super('a policy file is not parsed yet');
+  }
+}
+
+/** An accepted file's meaning from the cache only, never parsed here (README, Limits): else `Unparsed`. */
+export function cachedMeaning(path: string, file: AcceptedFile): FnoxConfig | SecretsPolicy {
+  const hit = cachedParse(path, file.sha256);
+  if (!hit) throw new Unparsed(path, file);
+  return meaningOf(path, hit);
+}
+
 /**
  * Applies the verdicts of one `policy` call: a trusted file replaces the accepted one, an
- * untrusted one leaves it as it was. Each file is audited once per SHA-256 and verdict.
+ * untrusted one leaves it as it was. Each file is audited once per SHA-256 and verdict. A trusted
+ * file brings its parse; the file it replaces is read through `meaning`.
  */
-export function mergePolicy<P extends AcceptedPolicy>(stored: P, verdicts: { given: unknown; verdict: AttestationVerdict }[]) {
+export function mergePolicy<P extends AcceptedPolicy>(
+  stored: P,
+  verdicts: { given: unknown; verdict: AttestationVerdict }[],
+  meaning: (path: string, file: AcceptedFile) => FnoxConfig | SecretsPolicy = parse,
+) {
   const next: P = {
     ...stored,
     accepted: { ...stored.accepted },
@@ -77,10 +102,10 @@ export function mergePolicy<P extends AcceptedPolicy>(stored: P, verdicts: { giv
     if (verdict.trusted) {
       const before = stored.accepted[path];
       const file = { sha256: verdict.sha256, text: verdict.text };
-      const after = parse(path, file);
+      const after = verdict.parsed;
       state = { path, sha256: verdict.sha256, accepted: true, warnings: [...after.warnings] };
       if (before?.sha256 !== verdict.sha256) {
-        changes = policyChanges((before ? parse(path, before) : null) as never, after as never);
+        changes = policyChanges((before ? meaning(path, before) : null) as never, after as never);
         next.accepted[path] = file;
         changed = true;
       }

@@ -2,8 +2,10 @@
 // section, checked in its order; the first that fails is the reason. Pure apart from WebCrypto and
 // the parse it is handed.
 import { MAX_POLICY_FILE_BYTES as MAX_BYTES } from '../limits.ts';
+import type { FnoxConfig } from './fnox-config.ts';
 import { type ParsedFile, parsePolicyFile } from './parsed.ts';
 import { FNOX_CONFIG, POLICY_PATHS, SECRETS_POLICY } from './paths.ts';
+import type { SecretsPolicy } from './secrets-policy.ts';
 
 /**
  * How a trusted file is parsed: once per SHA-256, off the main thread where a worker serves (the
@@ -11,7 +13,8 @@ import { FNOX_CONFIG, POLICY_PATHS, SECRETS_POLICY } from './paths.ts';
  */
 export type ParseFile = (path: string, sha256: string, text: string) => Promise<ParsedFile>;
 
-export type Trusted = { trusted: true; path: string; text: string; sha256: string };
+/** A trusted file, with its parse (the one the accepted policy reads). */
+export type Trusted = { trusted: true; path: string; text: string; sha256: string; parsed: FnoxConfig | SecretsPolicy };
 export type Untrusted = {
   trusted: false;
   /** The attested path when it is one of the two policy files, otherwise `null`. */
@@ -58,7 +61,7 @@ export async function checkAttestation(input: unknown, parse: ParseFile = parseH
     if (text === null) return untrusted(path, sha256, 'bytes are not valid UTF-8');
     const parsed = await parse(path, sha256, text);
     if ('refused' in parsed) return untrusted(path, sha256, parsed.refused);
-    return { trusted: true, path, text, sha256 };
+    return { trusted: true, path, text, sha256, parsed: parsed.parsed };
   }
   return untrusted(path, sha256, reason ?? 'attestation was not checked', rawPath);
 }

@@ -1,7 +1,18 @@
 // The attested policy (README, Policy): trust in a kernel attestation, the two files read the way
 // their readers read them, the accepted policy and its changes. Pure: no store, thread or document;
 // a parse off the main thread is handed in (`ParseFile`).
-export { AUDIT_MEMORY, type AcceptedFile, type AcceptedPolicy, type Policy, type PolicyAudit, emptyAccepted, mergePolicy, policyOf } from './accepted.ts';
+export {
+  AUDIT_MEMORY,
+  type AcceptedFile,
+  type AcceptedPolicy,
+  type Policy,
+  type PolicyAudit,
+  Unparsed,
+  cachedMeaning,
+  emptyAccepted,
+  mergePolicy,
+  policyOf,
+} from './accepted.ts';
 export { type AttestationVerdict, type ParseFile, type Trusted, type Untrusted, checkAttestation, parentsOf, untrustedWarning } from './attest.ts';
 export { policyChanges } from './changes.ts';
 export { type FnoxConfig, HTTP_METHODS, type NamedRule, checkDomain, parseFnoxConfig, readFnoxConfig, ruleKey } from './fnox-config.ts';

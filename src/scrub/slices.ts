@@ -31,13 +31,38 @@ export function yieldThread(): Promise<void> {
   });
 }
 
-/** A clock of slices: `tick()` yields once the current slice has run its time. */
+/**
+ * The thread's current slice, one per document, shared by every op that slices its work: it begins
+ * with the first work of a task and ends when the thread is given back (a yield, or any other end
+ * of the task, which a posted marker tells). So ops that run one after the other in one task (a
+ * port's pipelined pushes) share one slice's time instead of each taking a slice of its own.
+ */
+let sliceBegan = 0;
+let inSlice = false;
+let marker: MessagePort | null = null;
+
+function sliceElapsed(): number {
+  const now = performance.now();
+  if (!inSlice) {
+    inSlice = true;
+    sliceBegan = now;
+    if (!marker) {
+      const { port1, port2 } = new MessageChannel();
+      port1.onmessage = () => {
+        inSlice = false;
+      };
+      marker = port2;
+    }
+    marker.postMessage(null);
+  }
+  return now - sliceBegan;
+}
+
+/** A clock of slices: `tick()` yields once the thread's current slice has run its time. */
 export function slicer(ms = SLICE_MS) {
-  let start = performance.now();
+  sliceElapsed();
   return async () => {
-    if (performance.now() - start < ms) return;
-    await yieldThread();
-    start = performance.now();
+    if (sliceElapsed() >= ms) await yieldThread();
   };
 }
 
@@ -67,9 +92,16 @@ export function addHits(total: ScrubHit[], hits: readonly ScrubHit[]): ScrubHit[
   return total;
 }
 
-/** Pushes a chunk into a stream in pieces, yielding between slices; answers what it released. */
+/**
+ * Pushes a chunk into a stream in pieces, yielding between slices; answers what it released. A
+ * small chunk is one piece, and yields after it when the thread's slice has run its time.
+ */
 export async function pushSliced(stream: ScrubStream, chunk: Uint8Array, tick = slicer()): Promise<Uint8Array> {
-  if (chunk.length <= PIECE_BYTES) return stream.push(chunk);
+  if (chunk.length <= PIECE_BYTES) {
+    const released = stream.push(chunk);
+    await tick();
+    return released;
+  }
   const out: Uint8Array[] = [];
   for (const piece of bytePieces(chunk)) {
     out.push(stream.push(piece));

@@ -145,3 +145,40 @@ describe('policy files are bounded', () => {
     expect(cachedParses()).to.equal(POLICY_CACHE_SIZE);
   });
 });
+
+describe('many distinct policies accepted one after another', function () {
+  this.timeout(120_000);
+
+  it('keep the heap flat: the vault holds what is in effect and a bounded cache of parses (Chromium only)', async () => {
+    const { deleteDB } = await import('idb');
+    const { executeServerCommand } = await import('@web/test-runner-commands');
+    const { Vault } = await import('../../src/core/index.ts');
+    const { openVaultDb } = await import('../../src/store/index.ts');
+    const heap = () => executeServerCommand('window', { action: 'heap' }) as Promise<number>;
+    const dbName = `policy-heap-${crypto.randomUUID()}`;
+    const db = await openVaultDb(dbName);
+    const vault = await Vault.open({ db, config: { name: 'test', passphraseIterations: 600_000, requestLifetimeMs: 300_000 } });
+    try {
+      const ns = 'https://seven.sliccy.ai';
+      await vault.served.serve(ns);
+      // Each config is about 80 KB of TOML, 1,000 rules: a parse of a few hundred KB.
+      const config = (n: number) => SECRETS_TABLE + Array.from({ length: 1000 }, (_, i) => rule(i, `paths = ["/v${n}/**"]\n`)).join('');
+      const accept = async (n: number) => {
+        const attestation = await attest(FNOX, config(n));
+        const result = await vault.writes.applyPolicy(ns, [{ path: FNOX, attestation }]);
+        expect(result.accepted).to.equal(true);
+      };
+      for (let n = 0; n < 20; n++) await accept(n);
+      const before = await heap();
+      for (let n = 20; n < 80; n++) await accept(n);
+      const after = await heap();
+      expect(cachedParses()).to.be.at.most(POLICY_CACHE_SIZE);
+      // Sixty more distinct parses of a few hundred KB each would be tens of MiB if they stayed.
+      expect((after - before) / (1 << 20), 'MiB the heap grew over 60 more distinct policies').to.be.below(8);
+    } finally {
+      vault.close();
+      db.close();
+      await deleteDB(dbName);
+    }
+  });
+});
