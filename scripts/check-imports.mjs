@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 /** The layers, lowest first: a folder may import a folder of a lower layer only. */
 export const LAYERS = [
   ['scrub', 'policy'],
-  ['inject'],
+  ['inject', 'exec'],
   ['store', 'worker'],
   ['lock'],
   ['core', 'backup'],

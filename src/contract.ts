@@ -144,10 +144,20 @@ export interface McpEntry extends AuditBase {
   path: string;
   exit: ExitName;
 }
+/**
+ * A value revealed to a program through the kernel's exec, or refused (README, Exec): one entry per
+ * variable of the call. `name` is the record's (the variable's when no record of this namespace
+ * holds its placeholder); `argv` at most 16 elements of 256 characters, scrubbed.
+ */
 export interface RevealEntry extends AuditBase {
   type: 'materialize';
+  variable: string;
   exec: ExecMode;
-  argv?: string[];
+  kind: ExecKind;
+  argv: string[];
+  argvCut?: true;
+  /** Why nothing was revealed; absent when the value was. */
+  refused?: string;
 }
 export interface SealEntry extends AuditBase {
   type: 'seal';
@@ -274,6 +284,15 @@ export interface Stamp {
   uid: number;
   gid: number;
   tag: string;
+  /** The exec the kernel performs, filled in by the kernel (README, Exec); only `materialize` reads it. */
+  exec?: KernelExec;
+}
+/** `exec`: the kernel runs a program; `shell`: it starts a shell session whose environment keeps the values. */
+export type ExecKind = 'exec' | 'shell';
+/** The kernel's exec: `argv[0]` the absolute path of the program it resolved. */
+export interface KernelExec {
+  kind: ExecKind;
+  argv: string[];
 }
 export interface RequestHead {
   method: string;
@@ -321,7 +340,8 @@ export type SealedRequest =
   | { op: 'request'; kind: 'jerk-seal'; provider: string }
   | { op: 'status'; id?: string }
   | { op: 'cancel'; id: string }
-  | { op: 'materialize'; name: string };
+  /** The kernel, performing an exec: the child's variables that name placeholders. */
+  | { op: 'materialize'; env: Record<string, string> };
 
 export type RequestStateName = 'pending' | 'done' | 'cancelled' | 'expired';
 export interface RequestStatus {
@@ -351,6 +371,8 @@ export type SealedReply =
   | RequestStatus
   | { requests: RequestStatus[] }
   | { state: 'cancelled' }
+  /** `materialize`: the only reply of /dev/sealed that carries values, for the child's environment (README, Exec). */
+  | { env: Record<string, string>; revealed: string[] }
   | { error: ErrorBody };
 
 // ── Page ops ────────────────────────────────────────────────────────────────────────────

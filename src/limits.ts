@@ -33,6 +33,16 @@ export const MAX_REQ_TEXT = MiB;
 /** A request id (a UUID), an exit, a `test`'s method and header name. */
 export const MAX_TOKEN = 128;
 
+/** `materialize` (README, Exec): variables per call; the stamp's `argv`, elements and UTF-8 bytes in all. */
+export const MAX_EXEC_VARS = 32;
+export const MAX_ARGV = 256;
+export const MAX_ARGV_BYTES = 64 * 1024;
+/** A `materialize` audit entry keeps at most this many argv elements, each at most this many characters. */
+export const MAX_AUDIT_ARGV = 16;
+export const MAX_AUDIT_ARGV_CHARS = 256;
+/** A `[limits]` rate above this counts as this: each reveal of its window is kept to count it. */
+export const MAX_RATE = 100_000;
+
 /** Requests per namespace: pending ones, and ended ones kept (the newest). */
 export const MAX_PENDING_REQUESTS = 64;
 export const MAX_ENDED_REQUESTS = 256;

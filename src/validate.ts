@@ -1,8 +1,8 @@
 // What a record's name and value may be (README, Records). Pure: each rule answers EINVAL saying
 // which rule was broken, never echoing the value.
-import type { RecordKind, Stamp } from './contract.ts';
+import type { KernelExec, RecordKind, Stamp } from './contract.ts';
 import { einval } from './errors.ts';
-import { MAX_NAME, MAX_TAG, MAX_VALUE_BYTES, MIN_VALUE_BYTES } from './limits.ts';
+import { MAX_ARGV, MAX_ARGV_BYTES, MAX_NAME, MAX_TAG, MAX_VALUE_BYTES, MIN_VALUE_BYTES, size, utf8Length } from './limits.ts';
 
 export const PLACEHOLDER_PREFIX = 'fnox_proxy_';
 /** A placeholder's form (README, Records): the prefix and 24 lower-case hex characters.
@@ -116,5 +116,26 @@ export function parseStamp(stamp: unknown): Stamp {
   }
   if (typeof s.tag !== 'string') throw einval('stamp.tag must be a string');
   if (s.tag.length > MAX_TAG) throw einval(`stamp.tag must be at most ${MAX_TAG} characters`);
-  return { pid: s.pid!, ppid: s.ppid!, uid: s.uid!, gid: s.gid!, tag: s.tag };
+  const checked: Stamp = { pid: s.pid!, ppid: s.ppid!, uid: s.uid!, gid: s.gid!, tag: s.tag };
+  if (s.exec !== undefined) checked.exec = parseExec(s.exec);
+  return checked;
+}
+
+/** The stamp's `exec`, as the kernel fills it in (README, Exec): `{ kind: 'exec' | 'shell', argv }` within the limits. */
+function parseExec(exec: unknown): KernelExec {
+  const e = exec as Partial<KernelExec> | null;
+  if (!e || typeof e !== 'object' || Array.isArray(e)) throw einval('stamp.exec must be { kind, argv }');
+  if (Object.keys(e).some((key) => key !== 'kind' && key !== 'argv')) throw einval('stamp.exec takes only kind and argv');
+  if (e.kind !== 'exec' && e.kind !== 'shell') throw einval('stamp.exec.kind must be exec or shell');
+  const argv = e.argv;
+  if (!Array.isArray(argv)) throw einval('stamp.exec.argv must be a list of strings');
+  if (argv.length < 1 || argv.length > MAX_ARGV) throw einval(`stamp.exec.argv must hold 1 to ${MAX_ARGV} elements`);
+  if (!isDense(argv) || !argv.every((a) => typeof a === 'string')) throw einval('stamp.exec.argv must be a list of strings');
+  let bytes = 0;
+  for (const a of argv as string[]) {
+    // UTF-8 takes at least a byte per UTF-16 unit: the length first, so nothing over the limit is read through.
+    bytes += a.length > MAX_ARGV_BYTES ? a.length : utf8Length(a);
+    if (bytes > MAX_ARGV_BYTES) throw einval(`stamp.exec.argv must be at most ${size(MAX_ARGV_BYTES)} in all`);
+  }
+  return { kind: e.kind, argv: [...(argv as string[])] };
 }

@@ -5,7 +5,7 @@
 import type { VaultConfig } from '../contract.ts';
 import builtinEndpoints from '../endpoints.json' with { type: 'json' };
 import { AutoLock, type Clock, KeyRing, clockOf, readLock } from '../lock/index.ts';
-import { type BusMessage, CHANNEL, Namespaces, PolicyStore, Records, Requests, type VaultDb } from '../store/index.ts';
+import { type BusMessage, CHANNEL, Namespaces, PolicyStore, Records, Requests, Reveals, type VaultDb } from '../store/index.ts';
 import { Reads } from './reads.ts';
 import { Scrubbers } from './scrubbers.ts';
 import { type ChangeListener, Served } from './served.ts';
@@ -72,6 +72,7 @@ export class Vault {
       requests: new Requests(db, this.config.requestLifetimeMs, now),
       namespaces,
       policies: new PolicyStore(db, now),
+      reveals: new Reveals(db, now),
       now,
     });
     this.bus.onmessage = (event: MessageEvent<BusMessage>) => void this.served.fromBus(event.data);

@@ -1,11 +1,12 @@
 // What a vault document changes (README, Records; Policy; Model and MCP endpoints): each write is
 // one store transaction, whose delta the served namespaces apply and send to the other documents.
 // A write of a value needs the key, and checks in its transaction that the key is still the vault's.
-import type { PolicyResult, SealFields } from '../contract.ts';
+import type { ExecKind, PolicyResult, SealFields } from '../contract.ts';
+import type { RevealDraft } from '../exec/index.ts';
 import { VaultError, einval } from '../errors.ts';
 import { type Registered, emptyRegistered, scrubbedRegistered } from '../inject/index.ts';
 import type { AutoLock, KeyRing } from '../lock/index.ts';
-import { checkAttestation } from '../policy/index.ts';
+import { type Limits, checkAttestation } from '../policy/index.ts';
 import {
   type Actor,
   type AuditDraft,
@@ -17,6 +18,7 @@ import {
   type RecordInput,
   type Records,
   type Requests,
+  type Reveals,
   type RotationCheck,
   type StoredRequest,
   stateAt,
@@ -41,6 +43,7 @@ export interface WritesParts {
   requests: Requests;
   namespaces: Namespaces;
   policies: PolicyStore;
+  reveals: Reveals;
   now: () => number;
 }
 
@@ -174,6 +177,21 @@ export class Writes {
    */
   async personActed(): Promise<void> {
     await this.parts.autoLock.used();
+  }
+
+  /**
+   * A reveal to the kernel's exec (README, Exec): counted against the namespace's rates, audited
+   * and its records marked used, in one transaction; past a rate, the refusal is audited instead.
+   */
+  async reveal(namespace: string, kind: ExecKind, limits: Limits, ids: string[], entries: (refused: string | null) => RevealDraft[]) {
+    const { refused, delta } = await this.parts.reveals.reveal(namespace, kind, limits, ids, entries);
+    await this.parts.served.commit(delta, ['audit']);
+    return { refused };
+  }
+
+  /** An exec refused before the rates: its audit entries. */
+  async refusedReveal(namespace: string, entries: RevealDraft[]): Promise<void> {
+    await this.parts.served.commit(await this.parts.reveals.refused(namespace, entries), ['audit']);
   }
 
   /**

@@ -1,16 +1,23 @@
 // /dev/sealed (README, /dev/sealed): the kernel's requests, relayed by bios as the `sealed` op with
-// the kernel's stamp, answered through the narrow port below. No value ever leaves the vault this
-// way: replies carry placeholders, states and verdicts only.
-import type { RecordState, RequestStateName, SealedReply, SealedRequest, SecretView, Stamp } from '../contract.ts';
+// the kernel's stamp, answered through the narrow port below. Replies carry placeholders, states
+// and verdicts only, but `materialize`'s, which hands the kernel's exec its values (README, Exec).
+import type { ExecKind, RecordState, RequestStateName, SealedReply, SealedRequest, SecretView, Stamp } from '../contract.ts';
+import type { RevealDraft } from '../exec/index.ts';
 import { VaultError, enoent, errorBody } from '../errors.ts';
 import type { InEffect, TestRequest } from '../inject/index.ts';
 import { type Actor, type NewRequest, type RecordInput, type RotationCheck, type StoredRecord, type StoredRequest, statusOf } from '../store/index.ts';
-import { secretState } from '../policy/index.ts';
+import { type Limits, secretState } from '../policy/index.ts';
+import { materialize } from './materialize.ts';
 
-/** What /dev/sealed uses of the vault: the namespace from memory, requests, the verdict of `test`, and writes. */
+/** What /dev/sealed uses of the vault: the key, the namespace from memory, requests, the verdict of `test`, and writes. */
 export interface SealedVault {
+  readonly keys: { readonly key: CryptoKey | null };
   reads: {
     now(): number;
+    fresh(namespace: string): Promise<void>;
+    all(namespace: string): Promise<StoredRecord[]>;
+    /** The namespace's scrubber as a string function, null before the first unlock. */
+    registeredScrub(namespace: string): Promise<((text: string) => string) | null>;
     record(namespace: string, name: string): Promise<StoredRecord | undefined>;
     inEffect(namespace: string): Promise<InEffect>;
     changed(namespace: string): Promise<{ secrets: SecretView[] }>;
@@ -22,6 +29,8 @@ export interface SealedVault {
     write(namespace: string, input: RecordInput, how: { check?: RotationCheck; actor?: Actor }): Promise<{ placeholder: string; state: RecordState }>;
     request(namespace: string, fields: NewRequest): Promise<StoredRequest>;
     cancel(namespace: string, id: string): Promise<{ state: RequestStateName }>;
+    reveal(namespace: string, kind: ExecKind, limits: Limits, ids: string[], entries: (refused: string | null) => RevealDraft[]): Promise<{ refused: string | null }>;
+    refusedReveal(namespace: string, entries: RevealDraft[]): Promise<void>;
   };
 }
 
@@ -92,7 +101,7 @@ async function answer(vault: SealedVault, namespace: string, request: SealedRequ
       return (await vault.writes.cancel(namespace, mine.id)) as SealedReply;
     }
     case 'materialize':
-      throw new VaultError('ENOTSUP', 'exec is not built yet');
+      return materialize(vault, namespace, request.env, stamp);
   }
 }
 

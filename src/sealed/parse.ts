@@ -2,8 +2,8 @@
 // JSON text becomes a typed `SealedRequest`, or EINVAL naming the field that is wrong (never its text).
 import type { SealedRequest } from '../contract.ts';
 import { einval } from '../errors.ts';
-import { MAX_PROMPT, MAX_PROVIDER, MAX_REQ_TEXT, MAX_TOKEN, MAX_URL, boundedString, checkOauthSize, size } from '../limits.ts';
-import { EXIT_NAME, checkAnyName, checkName, checkValue } from '../validate.ts';
+import { MAX_EXEC_VARS, MAX_PROMPT, MAX_PROVIDER, MAX_REQ_TEXT, MAX_TOKEN, MAX_URL, boundedString, checkOauthSize, size } from '../limits.ts';
+import { EXIT_NAME, PLACEHOLDER_EXACT, SECRET_NAME, checkAnyName, checkName, checkValue } from '../validate.ts';
 
 type Fields = Record<string, unknown>;
 
@@ -80,9 +80,33 @@ export function parseSealedRequest(req: unknown): SealedRequest {
       only(r, ['id']);
       return { op: 'cancel', id: string(r, 'id', MAX_TOKEN)! };
     case 'materialize':
-      return { op: 'materialize', name: typeof r.name === 'string' && r.name.length <= 128 ? r.name : '' };
+      only(r, ['env']);
+      return { op: 'materialize', env: parseEnv(r.env) };
     default:
       if (typeof r.op !== 'string') throw einval('op must be a string');
       throw einval(r.op.length <= MAX_TOKEN ? `op ${r.op} is not a /dev/sealed op` : 'op must be a /dev/sealed op');
   }
+}
+
+/**
+ * `materialize`'s `env`: 1 to 32 variables, each an environment variable name naming a placeholder
+ * (README, Exec). Counted before any is read; the message names a variable, never a value.
+ */
+function parseEnv(env: unknown): Record<string, string> {
+  if (!env || typeof env !== 'object' || Array.isArray(env)) throw einval('env must be an object of variables and placeholders');
+  const names: string[] = [];
+  for (const name in env) {
+    if (!Object.hasOwn(env, name)) continue;
+    if (names.length === MAX_EXEC_VARS) throw einval(`env must name at most ${MAX_EXEC_VARS} variables`);
+    names.push(name);
+  }
+  if (names.length === 0) throw einval('env must name at least one variable');
+  const out: Record<string, string> = Object.create(null);
+  for (const name of names) {
+    if (!SECRET_NAME.test(name)) throw einval('env names must be environment variable names: a letter or _, then letters, digits or _, at most 128');
+    const placeholder = (env as Record<string, unknown>)[name];
+    if (typeof placeholder !== 'string' || !PLACEHOLDER_EXACT.test(placeholder)) throw einval(`env.${name} must be a placeholder`);
+    out[name] = placeholder;
+  }
+  return out;
 }

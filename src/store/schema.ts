@@ -3,10 +3,11 @@
 // keyed or indexed by `namespace`.
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import type { AuditEntry, EpochMs, PendingKind, RecordKind, RegisteredEndpoints, RequestStateName, Source } from '../contract.ts';
+import type { RateLog } from '../exec/index.ts';
 import type { AcceptedPolicy } from '../policy/index.ts';
 
 export const DB_NAME = 'slicc-vault';
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 /** A stored record: the value only as AES-GCM ciphertext. */
 export interface StoredRecord {
@@ -67,6 +68,11 @@ export interface StoredRequest {
   /** `pending` until answered or cancelled; `expired` is computed from `expiresAt`. */
   state: Exclude<RequestStateName, 'expired'>;
   placeholder?: string;
+}
+
+/** A namespace's reveals to programs within the last day, for the rates of `[limits]` (store `reveals`; README, Exec). */
+export interface StoredReveals extends RateLog {
+  namespace: string;
 }
 
 /** A namespace's accepted policy (store `policy`). */
@@ -143,6 +149,7 @@ export interface VaultSchema extends DBSchema {
   namespaces: { key: string; value: NamespaceMeta };
   policy: { key: string; value: StoredPolicy };
   requests: { key: string; value: StoredRequest; indexes: { byNamespace: string } };
+  reveals: { key: string; value: StoredReveals };
 }
 
 export type VaultDb = IDBPDatabase<VaultSchema>;
@@ -171,6 +178,9 @@ export function openVaultDb(name = DB_NAME, onClose?: () => void): Promise<Vault
       }
       if (oldVersion < 3) {
         db.createObjectStore('requests', { keyPath: 'id' }).createIndex('byNamespace', 'namespace');
+      }
+      if (oldVersion < 4) {
+        db.createObjectStore('reveals', { keyPath: 'namespace' });
       }
     },
     blocking(_current, _blocked, event) {

@@ -1,0 +1,63 @@
+// `materialize` (README, Exec): the kernel, performing an exec, asks for the values its child's
+// environment names. Every variable is judged before any value is decrypted; one refusal refuses
+// the whole exec and reveals nothing; within `[limits]` the values go back, and every reveal and
+// refusal is audited. This reply is the only one of /dev/sealed that carries values.
+import type { SealedReply, Stamp } from '../contract.ts';
+import { VaultError, einval } from '../errors.ts';
+import { type Verdict, judgeExec, revealEntries } from '../exec/index.ts';
+import { DEFAULT_LIMITS } from '../policy/index.ts';
+import { decryptValue } from '../store/index.ts';
+import type { SealedVault } from './answer.ts';
+
+export async function materialize(vault: SealedVault, namespace: string, env: Record<string, string>, stamp: Stamp): Promise<SealedReply> {
+  const exec = stamp.exec;
+  if (!exec) throw einval("materialize needs the kernel's exec in the stamp");
+  // A value, policy or lock another document has just written is in effect for the decision.
+  await vault.reads.fresh(namespace);
+  const [records, effect] = await Promise.all([vault.reads.all(namespace), vault.reads.inEffect(namespace)]);
+  const byPlaceholder = new Map(records.map((r) => [r.placeholder, r]));
+  const policy = effect.policy.secrets;
+  const key = vault.keys.key;
+  const { verdicts, refusal } = judgeExec({
+    env,
+    exec,
+    uid: stamp.uid,
+    locked: key === null,
+    now: vault.reads.now(),
+    record: (placeholder) => byPlaceholder.get(placeholder),
+    line: (name) => (policy && Object.hasOwn(policy.exec, name) ? policy.exec[name] : undefined),
+  });
+  const scrub = await vault.reads.registeredScrub(namespace);
+  const entries = (verdictsOf: Verdict[], refused: string | null) => revealEntries(verdictsOf, exec, stamp, refused, scrub);
+  if (refusal || !key) {
+    const { code, message } = refusal ?? { code: 'EACCES' as const, message: 'vault is locked' };
+    await vault.writes.refusedReveal(namespace, entries(verdicts, message));
+    throw new VaultError(code, message);
+  }
+
+  // Every value, decrypted only now that every variable may have it; one that doesn't open refuses all.
+  const values = new Map<string, string>();
+  for (const v of verdicts) {
+    const record = byPlaceholder.get(env[v.variable]!)!;
+    if (values.has(record.id)) continue;
+    try {
+      values.set(record.id, await decryptValue(key, record));
+    } catch {
+      const message = `${record.name} can't be read under the vault's key`;
+      await vault.writes.refusedReveal(namespace, entries(verdicts, message));
+      throw new VaultError('EACCES', message);
+    }
+  }
+
+  const ids = [...values.keys()];
+  const { refused } = await vault.writes.reveal(namespace, exec.kind, policy?.limits ?? DEFAULT_LIMITS, ids, (rate) => entries(verdicts, rate));
+  if (refused !== null) throw new VaultError('EAGAIN', refused);
+  const out: Record<string, string> = {};
+  const revealed: string[] = [];
+  for (const v of verdicts) {
+    const record = byPlaceholder.get(env[v.variable]!)!;
+    out[v.variable] = values.get(record.id)!;
+    if (!revealed.includes(record.name)) revealed.push(record.name);
+  }
+  return { env: out, revealed };
+}
