@@ -23,7 +23,13 @@ export type RevealDraft = {
  * carries its own reason, or the exec's. `scrub` is the namespace's scrubber (null before the first
  * unlock: then no argv is kept).
  */
-export function revealEntries(verdicts: Verdict[], exec: KernelExec, stamp: Stamp, refused: string | null, scrub: ((text: string) => string) | null): RevealDraft[] {
+export function revealEntries(
+  verdicts: Verdict[],
+  exec: KernelExec,
+  stamp: Stamp,
+  refused: string | null,
+  scrub: ((text: string) => string) | null,
+): RevealDraft[] {
   // Scrubbed whole, then cut: a value cut first would no longer be a value the scrubber knows.
   const scrubbed = scrub ? exec.argv.slice(0, MAX_AUDIT_ARGV).map(scrub) : [];
   const kept = scrubbed.map((a) => a.slice(0, MAX_AUDIT_ARGV_CHARS));

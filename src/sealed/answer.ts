@@ -1,38 +1,12 @@
 // /dev/sealed (README, /dev/sealed): the kernel's requests, relayed by bios as the `sealed` op with
 // the kernel's stamp, answered through the narrow port below. Replies carry placeholders, states
 // and verdicts only, but `materialize`'s, which hands the kernel's exec its values (README, Exec).
-import type { ExecKind, RecordState, RequestStateName, SealedReply, SealedRequest, SecretView, Stamp } from '../contract.ts';
-import type { RevealDraft } from '../exec/index.ts';
+import type { SealedReply, SealedRequest, Stamp } from '../contract.ts';
 import { VaultError, enoent, errorBody } from '../errors.ts';
-import type { InEffect, TestRequest } from '../inject/index.ts';
-import { type Actor, type NewRequest, type RecordInput, type RotationCheck, type StoredRecord, type StoredRequest, statusOf } from '../store/index.ts';
-import { type Limits, secretState } from '../policy/index.ts';
+import { secretState } from '../policy/index.ts';
+import { statusOf } from '../store/index.ts';
 import { materialize } from './materialize.ts';
-
-/** What /dev/sealed uses of the vault: the key, the namespace from memory, requests, the verdict of `test`, and writes. */
-export interface SealedVault {
-  readonly keys: { readonly key: CryptoKey | null };
-  reads: {
-    now(): number;
-    fresh(namespace: string): Promise<void>;
-    all(namespace: string): Promise<StoredRecord[]>;
-    /** The namespace's scrubber as a string function, null before the first unlock. */
-    registeredScrub(namespace: string): Promise<((text: string) => string) | null>;
-    record(namespace: string, name: string): Promise<StoredRecord | undefined>;
-    inEffect(namespace: string): Promise<InEffect>;
-    changed(namespace: string): Promise<{ secrets: SecretView[] }>;
-    test(namespace: string, request: TestRequest): Promise<SealedReply>;
-    requestsOf(namespace: string): Promise<StoredRequest[]>;
-    requestOf(namespace: string, id: string): Promise<StoredRequest>;
-  };
-  writes: {
-    write(namespace: string, input: RecordInput, how: { check?: RotationCheck; actor?: Actor }): Promise<{ placeholder: string; state: RecordState }>;
-    request(namespace: string, fields: NewRequest): Promise<StoredRequest>;
-    cancel(namespace: string, id: string): Promise<{ state: RequestStateName }>;
-    reveal(namespace: string, kind: ExecKind, limits: Limits, ids: string[], entries: (refused: string | null) => RevealDraft[]): Promise<{ refused: string | null }>;
-    refusedReveal(namespace: string, entries: RevealDraft[]): Promise<void>;
-  };
-}
+import type { SealedVault } from './port.ts';
 
 /** The `sealed` op's `reply`: the op's result or `{ error }`, never a port error. */
 export async function answerSealed(vault: SealedVault, namespace: string, request: SealedRequest, stamp: Stamp): Promise<SealedReply> {

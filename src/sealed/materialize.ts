@@ -7,7 +7,7 @@ import { VaultError, einval } from '../errors.ts';
 import { type Verdict, judgeExec, revealEntries } from '../exec/index.ts';
 import { DEFAULT_LIMITS } from '../policy/index.ts';
 import { decryptValue } from '../store/index.ts';
-import type { SealedVault } from './answer.ts';
+import type { SealedVault } from './port.ts';
 
 export async function materialize(vault: SealedVault, namespace: string, env: Record<string, string>, stamp: Stamp): Promise<SealedReply> {
   const exec = stamp.exec;

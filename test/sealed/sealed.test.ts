@@ -248,9 +248,13 @@ describe('/dev/sealed', () => {
       }
     });
 
-    it('answers materialize with ENOTSUP', async () => {
+    it("answers materialize of a field it doesn't take EINVAL inside reply, and one without the kernel's exec too", async () => {
       const page = await welcomed();
-      expect(await sealed(page, { op: 'materialize', name: 'X' })).to.deep.equal({ error: { code: 'ENOTSUP', message: 'exec is not built yet' } });
+      expect(await sealed(page, { op: 'materialize', name: 'X' })).to.deep.equal({ error: { code: 'EINVAL', message: 'materialize has no field name' } });
+      const env = { T: 'fnox_proxy_000000000000000000000001' };
+      expect(await sealed(page, { op: 'materialize', env })).to.deep.equal({
+        error: { code: 'EINVAL', message: "materialize needs the kernel's exec in the stamp" },
+      });
     });
 
     it('answers a malformed stamp with a port error', async () => {

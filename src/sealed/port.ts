@@ -1,0 +1,37 @@
+// What /dev/sealed needs of the vault (README, /dev/sealed): the narrow port the core satisfies.
+import type { ExecKind, RecordState, RequestStateName, SealedReply, SecretView } from '../contract.ts';
+import type { RevealDraft } from '../exec/index.ts';
+import type { InEffect, TestRequest } from '../inject/index.ts';
+import type { Limits } from '../policy/index.ts';
+import type { Actor, NewRequest, RecordInput, RotationCheck, StoredRecord, StoredRequest } from '../store/index.ts';
+
+/** What /dev/sealed uses of the vault: the key, the namespace from memory, requests, the verdict of `test`, and writes. */
+export interface SealedVault {
+  readonly keys: { readonly key: CryptoKey | null };
+  reads: {
+    now(): number;
+    fresh(namespace: string): Promise<void>;
+    all(namespace: string): Promise<StoredRecord[]>;
+    /** The namespace's scrubber as a string function, null before the first unlock. */
+    registeredScrub(namespace: string): Promise<((text: string) => string) | null>;
+    record(namespace: string, name: string): Promise<StoredRecord | undefined>;
+    inEffect(namespace: string): Promise<InEffect>;
+    changed(namespace: string): Promise<{ secrets: SecretView[] }>;
+    test(namespace: string, request: TestRequest): Promise<SealedReply>;
+    requestsOf(namespace: string): Promise<StoredRequest[]>;
+    requestOf(namespace: string, id: string): Promise<StoredRequest>;
+  };
+  writes: {
+    write(namespace: string, input: RecordInput, how: { check?: RotationCheck; actor?: Actor }): Promise<{ placeholder: string; state: RecordState }>;
+    request(namespace: string, fields: NewRequest): Promise<StoredRequest>;
+    cancel(namespace: string, id: string): Promise<{ state: RequestStateName }>;
+    reveal(
+      namespace: string,
+      kind: ExecKind,
+      limits: Limits,
+      ids: string[],
+      entries: (refused: string | null) => RevealDraft[],
+    ): Promise<{ refused: string | null }>;
+    refusedReveal(namespace: string, entries: RevealDraft[]): Promise<void>;
+  };
+}

@@ -1,0 +1,144 @@
+// `materialize` through the real frame (README, Exec), as bios relays it from the kernel's exec:
+// the values `[exec]` allows go to the exec in the reply and nowhere else; a refusal reveals
+// nothing and is audited; the limits are EINVAL naming them; the rates of `[limits]` hold across
+// two documents and a reload, and free when their window has passed.
+import { expect } from '@open-wc/testing';
+import type { Stamp } from '../../src/contract.ts';
+import { SECRETS, attest } from '../helpers/attest.ts';
+import { type VaultClient, advanceClock, canary, crossed, findCanaries, resetVault, welcomed } from '../helpers/vault.ts';
+
+const gh = ['/usr/bin/gh', 'release', 'upload', 'v1.2.3', 'dist.tgz'];
+const kernel = (argv: string[] = gh, kind: 'exec' | 'shell' = 'exec', uid = 1000): Stamp => ({
+  pid: 77,
+  ppid: 1,
+  uid,
+  gid: uid,
+  tag: 'fnox',
+  exec: { kind, argv },
+});
+
+async function sealed(page: VaultClient, req: unknown, stamp: Stamp) {
+  const reply = await page.request('sealed', { req, stamp });
+  expect(reply.op, JSON.stringify(reply)).to.equal('sealed');
+  return reply.reply;
+}
+
+/** A page with GH_TOKEN and NPM_TOKEN put, and a secrets-policy.toml of `policy` accepted. */
+async function withSecrets(policy: string, path?: string) {
+  const page = await welcomed(path ? { path } : {});
+  const gh = canary('gh');
+  const npm = canary('npm');
+  const GH = (await page.request('put', { name: 'GH_TOKEN', value: gh })).placeholder;
+  const NPM = (await page.request('put', { name: 'NPM_TOKEN', value: npm })).placeholder;
+  expect((await page.request('policy', { files: [await attest(SECRETS, policy)] })).accepted, 'the policy was accepted').to.equal(true);
+  return { page, values: { gh, npm }, placeholders: { GH, NPM } };
+}
+
+const LINES = '[exec]\nGH_TOKEN = { argv = [["/usr/bin/gh", "release"]] }\nNPM_TOKEN = true\n';
+
+describe('materialize', () => {
+  beforeEach(resetVault);
+
+  it("reveals to the kernel's exec the values its [exec] lines allow, in that reply only, and audits each as revealed", async () => {
+    const { page, values, placeholders } = await withSecrets(LINES);
+    const reply = await sealed(page, { op: 'materialize', env: { GITHUB_TOKEN: placeholders.GH, NODE_AUTH_TOKEN: placeholders.NPM } }, kernel());
+    expect(reply).to.deep.equal({ env: { GITHUB_TOKEN: values.gh, NODE_AUTH_TOKEN: values.npm }, revealed: ['GH_TOKEN', 'NPM_TOKEN'] });
+    const { list } = await page.request('list');
+    const reveals = list.audit.filter((e: { type: string }) => e.type === 'materialize');
+    expect(reveals.map((e: Record<string, unknown>) => [e.name, e.variable, e.exec, e.kind, e.uid, e.tag, e.refused])).to.have.deep.members([
+      ['GH_TOKEN', 'GITHUB_TOKEN', 'argv', 'exec', 1000, 'fnox', undefined],
+      ['NPM_TOKEN', 'NODE_AUTH_TOKEN', 'any', 'exec', 1000, 'fnox', undefined],
+    ]);
+    expect(reveals[0].argv).to.deep.equal(gh);
+    expect(list.secrets.find((s: { name: string }) => s.name === 'GH_TOKEN').usedAt).to.be.a('number');
+    // The values crossed the port in the materialize reply and nowhere else.
+    const others = crossed.filter((m) => (m as { reply?: unknown }).reply !== reply);
+    expect(findCanaries(others), 'a revealed value in another message').to.deep.equal([]);
+  });
+
+  it('refuses the whole exec for one variable it may not have, reveals nothing, and audits the refusal of each variable', async () => {
+    const { page, placeholders } = await withSecrets(LINES);
+    const before = crossed.length;
+    const reply = await sealed(
+      page,
+      { op: 'materialize', env: { NPM: placeholders.NPM, GITHUB_TOKEN: placeholders.GH } },
+      kernel(['/usr/bin/../bin/gh', 'release']),
+    );
+    expect(reply).to.deep.equal({ error: { code: 'EACCES', message: 'GH_TOKEN may not be revealed to this program: [exec] lists other argv prefixes' } });
+    const { list } = await page.request('list');
+    const reveals = list.audit.filter((e: { type: string }) => e.type === 'materialize');
+    expect(reveals.map((e: { name: string; refused: string }) => [e.name, e.refused])).to.have.deep.members([
+      ['NPM_TOKEN', 'GH_TOKEN may not be revealed to this program: [exec] lists other argv prefixes'],
+      ['GH_TOKEN', 'GH_TOKEN may not be revealed to this program: [exec] lists other argv prefixes'],
+    ]);
+    expect(findCanaries(crossed.slice(before)), 'a value crossed the port').to.deep.equal([]);
+  });
+
+  it("answers ENOENT for a placeholder of no record here, another namespace's included, and EACCES for a shell under argv", async () => {
+    const { page, placeholders } = await withSecrets(LINES);
+    const other = await welcomed({ embedder: (await import('../helpers/origins.ts')).origins.other });
+    const theirs = (await other.request('put', { name: 'GH_TOKEN', value: canary('theirs') })).placeholder;
+    expect(await sealed(page, { op: 'materialize', env: { T: theirs } }, kernel())).to.deep.equal({
+      error: { code: 'ENOENT', message: "T's placeholder is not of this vault" },
+    });
+    expect((await sealed(page, { op: 'materialize', env: { T: placeholders.GH } }, kernel(['/bin/bash'], 'shell'))).error).to.deep.equal({
+      code: 'EACCES',
+      message: 'GH_TOKEN may not be revealed to a shell: [exec] allows only the programs it lists',
+    });
+  });
+
+  it("needs the kernel's exec in the stamp, and answers each limit EINVAL naming it", async () => {
+    const { page, placeholders } = await withSecrets(LINES);
+    const { exec: _, ...bare } = kernel();
+    expect(await sealed(page, { op: 'materialize', env: { T: placeholders.GH } }, bare)).to.deep.equal({
+      error: { code: 'EINVAL', message: "materialize needs the kernel's exec in the stamp" },
+    });
+    const env33 = Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`V${i}`, placeholders.GH]));
+    expect((await sealed(page, { op: 'materialize', env: env33 }, kernel())).error).to.deep.equal({
+      code: 'EINVAL',
+      message: 'env must name at most 32 variables',
+    });
+    expect((await sealed(page, { op: 'materialize', env: { 'NOT-A-NAME': placeholders.GH } }, kernel())).error.code).to.equal('EINVAL');
+    expect((await sealed(page, { op: 'materialize', env: { T: canary('not a placeholder') } }, kernel())).error).to.deep.equal({
+      code: 'EINVAL',
+      message: 'env.T must be a placeholder',
+    });
+    expect((await sealed(page, { op: 'materialize', env: {} }, kernel())).error.message).to.equal('env must name at least one variable');
+    // The stamp is bios's: its exec past a limit is a port error.
+    const port = async (exec: unknown) =>
+      (await page.request('sealed', { req: { op: 'materialize', env: { T: placeholders.GH } }, stamp: { ...bare, exec } })).error;
+    expect(await port({ kind: 'exec', argv: Array.from({ length: 257 }, () => 'a') })).to.deep.equal({
+      code: 'EINVAL',
+      message: 'stamp.exec.argv must hold 1 to 256 elements',
+    });
+    expect(await port({ kind: 'exec', argv: ['/usr/bin/gh', 'x'.repeat(64 * 1024)] })).to.deep.equal({
+      code: 'EINVAL',
+      message: 'stamp.exec.argv must be at most 64 KiB in all',
+    });
+    expect(await port({ kind: 'spawn', argv: ['/usr/bin/gh'] })).to.deep.equal({ code: 'EINVAL', message: 'stamp.exec.kind must be exec or shell' });
+    expect(await port({ kind: 'exec', argv: [] })).to.deep.equal({ code: 'EINVAL', message: 'stamp.exec.argv must hold 1 to 256 elements' });
+  });
+
+  it('keeps the rates of [limits] across two documents and a reload, and frees them when the minute has passed', async () => {
+    const clock = '/test/fixtures/clock-frame.html';
+    const { page, placeholders } = await withSecrets(`${LINES}[limits]\nmaterialize_per_minute = 2\n`, clock);
+    const ask = (client: VaultClient) => sealed(client, { op: 'materialize', env: { T: placeholders.NPM } }, kernel(['/usr/bin/env']));
+    expect((await ask(page)).revealed).to.deep.equal(['NPM_TOKEN']);
+    const second = await welcomed({ path: clock });
+    expect((await ask(second)).revealed).to.deep.equal(['NPM_TOKEN']);
+    const refused = await ask(page);
+    expect(refused.error.code).to.equal('EAGAIN');
+    expect(refused.error.message).to.match(/^materialize_per_minute \(2\) reached; try again in \d+ s$/);
+    // A reload: a new document of the vault, the others gone.
+    page.frame!.remove();
+    second.frame!.remove();
+    const reloaded = await welcomed({ path: clock });
+    expect((await ask(reloaded)).error.code).to.equal('EAGAIN');
+    const { list } = await reloaded.request('list');
+    expect(
+      list.audit.filter((e: { type: string; refused?: string }) => e.type === 'materialize' && e.refused?.startsWith('materialize_per_minute')),
+    ).to.have.length(2);
+    await advanceClock(reloaded.frame!, 61_000);
+    expect((await ask(reloaded)).revealed).to.deep.equal(['NPM_TOKEN']);
+  });
+});
