@@ -39,7 +39,7 @@ export function auditText(e: AuditEntry): string {
     case 'mcp':
       return `${e.name} sent to MCP server ${e.server}: ${e.method} ${e.domain}${e.path}${who(e)}`;
     case 'materialize':
-      return `${e.name} revealed to a program (${e.exec}${e.argv ? `: ${e.argv.join(' ')}` : ''})${who(e)}`;
+      return `${e.refused ? 'Not revealed' : 'Revealed'} to a program: ${e.name} as ${e.variable} (${e.kind}, [exec] ${e.exec || 'false'}: ${e.argv.join(' ')}${e.argvCut ? ' …' : ''})${who(e)}${e.refused ? `: ${e.refused}` : ''}`;
     case 'seal':
       return `${e.name} ${e.rotated ? 'rotated' : 'sealed'} (${e.kind}, from ${e.source})${who(e)}`;
     case 'remove':

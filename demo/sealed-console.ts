@@ -1,7 +1,9 @@
 // The `/dev/sealed` console: what a program writes to the device, relayed by bios as the `sealed`
-// op with the kernel's stamp of the caller, and the reply the kernel would hand back.
+// op with the kernel's stamp of the caller, and the reply the kernel would hand back. It also plays
+// the kernel's exec (README, Exec): an argv and kind in the stamp, an env of placeholders, and the
+// values of the reply masked, as the child's environment would get them and no page should show.
 import { LitElement, css, html } from 'lit';
-import type { SealedReply, Stamp, VaultList } from '../src/contract.ts';
+import type { ExecKind, SealedReply, Stamp, VaultList } from '../src/contract.ts';
 import { type PagePort, explain } from './vault-client.ts';
 import { panelStyles } from './styles.ts';
 
@@ -20,6 +22,20 @@ function presetUrl(list: VaultList | null | undefined, name: string): string {
   return `https://${host}${path.startsWith('/') ? path : `/${path}`}`;
 }
 
+/** The placeholder of that record, or an example one. */
+function placeholderOf(list: VaultList | null | undefined, name: string): string {
+  return list?.secrets.find((s) => s.name === name)?.placeholder ?? 'fnox_proxy_000000000000000000000000';
+}
+
+/** A reply as the console shows it: a `materialize`'s values masked, by their length. */
+export function shown(reply: SealedReply | undefined): string {
+  if (reply && 'env' in reply) {
+    const env = Object.fromEntries(Object.entries(reply.env).map(([k, v]) => [k, `•••••••• (${v.length} characters, for the child's environment only)`]));
+    return JSON.stringify({ ...reply, env }, null, 2);
+  }
+  return JSON.stringify(reply, null, 2);
+}
+
 /** The preset requests, naming a secret this namespace holds (README, /dev/sealed). */
 function presets(list: VaultList | null | undefined): [string, unknown][] {
   const name = presetName(list);
@@ -33,7 +49,7 @@ function presets(list: VaultList | null | undefined): [string, unknown][] {
     ['status', { op: 'status' }],
     ['cancel', { op: 'cancel', id: '' }],
     ['seal', { op: 'seal', name: 'PROCESS_TOKEN', value: 'type-a-value-here' }],
-    ['materialize', { op: 'materialize', name }],
+    ['materialize (exec)', { op: 'materialize', env: { [name]: placeholderOf(list, name) } }],
   ];
 }
 
@@ -45,12 +61,24 @@ interface Exchange {
 }
 
 export class SealedConsole extends LitElement {
-  static override properties = { page: { attribute: false }, list: { attribute: false }, text: { state: true }, stamp: { state: true }, log: { state: true } };
+  static override properties = {
+    page: { attribute: false },
+    list: { attribute: false },
+    text: { state: true },
+    stamp: { state: true },
+    exec: { state: true },
+    argv: { state: true },
+    log: { state: true },
+  };
   declare page: PagePort;
   /** The namespace's records (Settings › Secrets' list): the presets name one of its secrets. */
   declare list: VaultList | null | undefined;
   declare text: string;
   declare stamp: Stamp;
+  /** The kernel's exec the stamp carries (only `materialize` reads it): none, a program, or a shell. */
+  declare exec: ExecKind | 'none';
+  /** Its argv, one element a line. */
+  declare argv: string;
   declare log: Exchange[];
   static override styles = [
     ...panelStyles,
@@ -68,13 +96,17 @@ export class SealedConsole extends LitElement {
     super();
     this.text = JSON.stringify({ op: 'list' });
     this.stamp = { pid: 4242, ppid: 1, uid: 1000, gid: 1000, tag: 'demo' };
+    this.exec = 'exec';
+    this.argv = '/usr/bin/gh\nrelease\nupload\nv1.0.0';
     this.log = [];
   }
 
   private async send() {
     // The request goes as the text the program wrote: the vault parses it (bad JSON is EINVAL in
     // the reply, as for the kernel).
-    const exchange: Exchange = { req: this.text, stamp: { ...this.stamp } };
+    const argv = this.argv.split('\n').filter((a) => a !== '');
+    const exec = this.exec === 'none' ? undefined : { kind: this.exec, argv };
+    const exchange: Exchange = { req: this.text, stamp: { ...this.stamp, ...(exec && { exec }) } };
     try {
       exchange.reply = (await this.page.request('sealed', { req: this.text, stamp: exchange.stamp })).reply;
     } catch (error) {
@@ -101,7 +133,11 @@ export class SealedConsole extends LitElement {
     return html`
       <section class="card">
         <h2><code>/dev/sealed</code></h2>
-        <p class="hint">A program writes a JSON request to the device; the kernel stamps it with the caller; bios relays both to the vault.</p>
+        <p class="hint">
+          A program writes a JSON request to the device; the kernel stamps it with the caller; bios relays both to the vault. For
+          <code>materialize</code> the kernel itself writes, while it performs an exec: the argv below is that exec's, and the values come back
+          for the child's environment only (masked here).
+        </p>
         <div class="row">
           ${presets(this.list).map(
             ([
@@ -116,6 +152,20 @@ export class SealedConsole extends LitElement {
         <div class="row">
           ${this.stampField('pid', 'pid')} ${this.stampField('ppid', 'ppid')} ${this.stampField('uid', 'uid')} ${this.stampField('gid', 'gid')}
           ${this.stampField('tag', 'tag')}
+        </div>
+        <div class="row">
+          <label
+            >The kernel's exec
+            <select aria-label="stamp exec kind" @change=${(e: Event) => (this.exec = (e.target as HTMLSelectElement).value as ExecKind | 'none')}>
+              <option value="exec" ?selected=${this.exec === 'exec'}>a program (exec)</option>
+              <option value="shell" ?selected=${this.exec === 'shell'}>a shell session</option>
+              <option value="none" ?selected=${this.exec === 'none'}>none</option>
+            </select></label
+          >
+          <label
+            >argv, one per line
+            <textarea aria-label="stamp exec argv" rows="3" spellcheck="false" .value=${this.argv} @input=${(e: Event) => (this.argv = (e.target as HTMLTextAreaElement).value)}></textarea
+          ></label>
           <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" @click=${this.send}>
             <span class="spectrum-Button-label">Send</span>
           </button>
@@ -126,8 +176,11 @@ export class SealedConsole extends LitElement {
         ${this.log.length === 0 ? html`<p class="muted">Nothing sent yet.</p>` : ''}
         ${this.log.map(
           (x) => html`<div class="exchange">
-            <div class="muted mono">uid ${x.stamp.uid} (${x.stamp.tag}) → ${x.req.replace(/"value"\s*:\s*"[^"]*"/g, '"value":"…"')}</div>
-            <pre data-testid="sealed-reply" class=${x.error || (x.reply && 'error' in x.reply) ? 'error' : ''}>${x.error ?? JSON.stringify(x.reply, null, 2)}</pre>
+            <div class="muted mono">
+              uid ${x.stamp.uid} (${x.stamp.tag})${x.stamp.exec ? ` exec ${x.stamp.exec.kind} ${x.stamp.exec.argv.join(' ')}` : ''} →
+              ${x.req.replace(/"value"\s*:\s*"[^"]*"/g, '"value":"…"')}
+            </div>
+            <pre data-testid="sealed-reply" class=${x.error || (x.reply && 'error' in x.reply) ? 'error' : ''}>${x.error ?? shown(x.reply)}</pre>
           </div>`,
         )}
       </section>

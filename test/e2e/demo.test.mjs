@@ -184,6 +184,30 @@ test('relays /dev/sealed requests with the chosen stamp; a value request is answ
   await page.locator('demo-sealed [data-testid=sealed-reply]').first().getByText('"done"').waitFor();
 });
 
+test("plays the kernel's exec: materialize reveals GH_TOKEN to the argv [exec] lists, masked, refuses another, and Settings shows both", async () => {
+  await tab('sealed');
+  await page.click('demo-sealed button:has-text("materialize (exec)")');
+  assert.deepEqual(JSON.parse(await page.inputValue('demo-sealed [aria-label="request JSON"]')), { op: 'materialize', env: { GH_TOKEN: placeholder } });
+  await page.selectOption('demo-sealed [aria-label="stamp exec kind"]', 'exec');
+  await page.fill('demo-sealed [aria-label="stamp exec argv"]', '/usr/bin/gh\nrelease\nupload\nv1.0.0');
+  await page.click('demo-sealed button:has-text("Send")');
+  const reply = page.locator('demo-sealed [data-testid=sealed-reply]').first();
+  await reply.getByText('"revealed"').waitFor();
+  const shown = await reply.innerText();
+  assert.match(shown, /"GH_TOKEN": "•+ \(\d+ characters, for the child's environment only\)"/);
+  assert.deepEqual(JSON.parse(shown).revealed, ['GH_TOKEN']);
+  assert.equal((await everything(page)).includes(VALUE), false, 'the revealed value stays out of the UI');
+
+  await page.fill('demo-sealed [aria-label="stamp exec argv"]', '/usr/bin/../bin/gh\nrelease\nupload');
+  await page.click('demo-sealed button:has-text("Send")');
+  await page.locator('demo-sealed [data-testid=sealed-reply]').first().getByText('lists other argv prefixes').waitFor();
+  await shot(page, 'sealed-exec');
+
+  await tab('secrets');
+  await page.locator('demo-audit').getByText('Revealed to a program: GH_TOKEN as GH_TOKEN').first().waitFor();
+  await page.locator('demo-audit').getByText('Not revealed to a program: GH_TOKEN').first().waitFor();
+});
+
 test('the agent redacts a pasted text and scrubs a stream as it is typed', async () => {
   await tab('agent');
   await page.click('demo-agent button:has-text("Say hello as the agent")');
