@@ -36,6 +36,8 @@ export function auditText(e: AuditEntry): string {
   switch (e.type) {
     case 'forward':
       return `${e.name} used: ${e.method} ${e.domain}${e.path} via ${e.exit}${who(e)}`;
+    case 'model':
+      return `${e.name} sent to model provider ${e.provider}: ${e.domain}${e.path} via ${e.exit}${e.count > 1 ? ` (${e.count} requests this minute)` : ''}`;
     case 'mcp':
       return `${e.name} sent to MCP server ${e.server}: ${e.method} ${e.domain}${e.path}${who(e)}`;
     case 'materialize':

@@ -1,26 +1,28 @@
-// Writes src/endpoints.json: the model endpoints the vault never injects into (the README's
-// "Model and MCP endpoints"). Every provider base URL of pi-ai's catalog, plus the fixed entries
-// below. An entry is { host, path }: a lower-case host where `*` stands for one label (or part of
-// one, `*-aiplatform.googleapis.com`), and a path prefix where `*` stands for one segment.
-// Idempotent: the file is rewritten only when its content changes.
+// Writes src/endpoints.json: the model endpoints (the README's "Model and MCP endpoints"), where
+// the vault never injects a secret and fills in only a `model` record bound to the entry's provider.
+// Every provider base URL of pi-ai's catalog, plus the fixed entries below. An entry is
+// { host, path, providers }: a lower-case host where `*` stands for one label (or part of one,
+// `*-aiplatform.googleapis.com`), a path prefix where `*` stands for one segment, and the pi-ai
+// provider ids whose models live there. Idempotent: the file is rewritten only when it changes.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { builtinProviders, getAllBuiltinModels } from '@earendil-works/pi-ai/providers/all';
 
 const out = fileURLToPath(new URL('../src/endpoints.json', import.meta.url));
 
+/** Fixed entries and their provider ids: the catalog's id where it has one. */
 const FIXED = [
-  'https://bedrock-runtime.*.amazonaws.com',
-  'https://bedrock-runtime-fips.*.amazonaws.com',
+  ['https://bedrock-runtime.*.amazonaws.com', 'amazon-bedrock'],
+  ['https://bedrock-runtime-fips.*.amazonaws.com', 'amazon-bedrock'],
   // China regions: pi-ai's Bedrock client accepts them too.
-  'https://bedrock-runtime.*.amazonaws.com.cn',
+  ['https://bedrock-runtime.*.amazonaws.com.cn', 'amazon-bedrock'],
   // Vertex's global location has no `{location}-` prefix.
-  'https://aiplatform.googleapis.com',
-  'https://*.openai.azure.com',
-  'https://*.cognitiveservices.azure.com',
-  'https://*.ai.azure.com',
+  ['https://aiplatform.googleapis.com', 'google-vertex'],
+  ['https://*.openai.azure.com', 'azure'],
+  ['https://*.cognitiveservices.azure.com', 'azure'],
+  ['https://*.ai.azure.com', 'azure'],
   // Adobe's LLM proxy, the default of SLICC's Adobe provider (not in pi-ai's catalog).
-  'https://adobe-llm-proxy.paolo-moz.workers.dev',
+  ['https://adobe-llm-proxy.paolo-moz.workers.dev', 'adobe'],
 ];
 
 /** `https://{location}-aiplatform.googleapis.com/v1/${x}` → { host: '*-aiplatform.googleapis.com', path: '/v1/*' } */
@@ -54,15 +56,29 @@ function covers(a, b) {
 }
 
 export function buildEntries() {
-  const urls = new Set(FIXED);
+  /** `host path` → the entry, its provider ids gathered. */
+  const byKey = new Map();
+  const add = (url, provider) => {
+    const entry = toEntry(url);
+    const key = `${entry.host} ${entry.path}`;
+    if (!byKey.has(key)) byKey.set(key, { ...entry, providers: new Set() });
+    byKey.get(key).providers.add(provider);
+  };
+  for (const [url, provider] of FIXED) add(url, provider);
   for (const provider of builtinProviders()) {
-    if (provider.baseUrl) urls.add(provider.baseUrl);
-    for (const model of getAllBuiltinModels(provider.id)) if (model.baseUrl) urls.add(model.baseUrl);
+    if (provider.baseUrl) add(provider.baseUrl, provider.id);
+    for (const model of getAllBuiltinModels(provider.id)) if (model.baseUrl) add(model.baseUrl, provider.id);
   }
-  const entries = [...new Map([...urls].map(toEntry).map((e) => [`${e.host} ${e.path}`, e])).values()];
-  // Entries are unique, so two entries never cover each other.
-  const kept = entries.filter((b) => !entries.some((a) => a !== b && covers(a, b)));
-  return kept.sort((x, y) => (x.host < y.host ? -1 : x.host > y.host ? 1 : x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+  const entries = [...byKey.values()];
+  // Entries are unique, so two entries never cover each other; a covered entry's providers join its cover's.
+  const kept = entries.filter((b) => {
+    const cover = entries.find((a) => a !== b && covers(a, b));
+    if (cover) for (const p of b.providers) cover.providers.add(p);
+    return !cover;
+  });
+  return kept
+    .map((e) => ({ host: e.host, path: e.path, providers: [...e.providers].sort() }))
+    .sort((x, y) => (x.host < y.host ? -1 : x.host > y.host ? 1 : x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

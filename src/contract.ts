@@ -54,6 +54,8 @@ export interface SecretView {
   execArgv?: string[][];
   rules: Rule[];
   exits?: ExitName[];
+  /** Why a `model` or `mcp` record is filled in nowhere (its `provider` binds it to nothing). */
+  warning?: string;
 }
 
 /** A rule the vault dropped because it names a model or MCP endpoint. */
@@ -84,8 +86,12 @@ export interface LockKinds {
 }
 export type LockState = LockKinds | null;
 
-/** `value`, `oauth` and `jerk-seal` come from /dev/sealed; `backup` and `restore` from the page's `export` and `import`. */
-export type PendingKind = 'value' | 'oauth' | 'jerk-seal' | BackupRequestKind;
+/**
+ * `value`, `oauth` and `jerk-seal` come from /dev/sealed (`oauth` from the agent's `grant` too),
+ * `backup` and `restore` from the page's `export` and `import`, `refresh` from the agent's `refresh`
+ * (or a `forward` of an expired sign-in's value).
+ */
+export type PendingKind = 'value' | 'oauth' | 'jerk-seal' | 'refresh' | BackupRequestKind;
 /** The page's requests for the person to back up (`export`) or restore (`import`) in the popup. */
 export type BackupRequestKind = 'backup' | 'restore';
 export interface PendingRequest {
@@ -95,9 +101,14 @@ export interface PendingRequest {
   provider?: string;
   /** Untrusted, agent-written text of at most 200 characters. */
   prompt?: string;
-  /** The kernel caller of a /dev/sealed request; absent on the page's `backup` and `restore`. */
+  /** The kernel caller of a /dev/sealed request; absent on the page's and the agent's requests. */
   uid?: number;
   tag?: string;
+  /** The agent asked (`grant`, `refresh`). */
+  agent?: true;
+  /** A sign-in the agent asked for: the scopes and the account it wants, untrusted text. */
+  scopes?: string[];
+  account?: string;
   createdAt: EpochMs;
   expiresAt: EpochMs;
 }
@@ -159,6 +170,18 @@ export interface RevealEntry extends AuditBase {
   /** Why nothing was revealed; absent when the value was. */
   refused?: string;
 }
+/**
+ * The agent's model requests through `forward` (README, Model and MCP endpoints): at most one entry
+ * per record a minute, later calls in that minute counted in it.
+ */
+export interface ModelEntry extends AuditBase {
+  type: 'model';
+  provider: string;
+  domain: string;
+  path: string;
+  exit: ExitName;
+  count: number;
+}
 export interface SealEntry extends AuditBase {
   type: 'seal';
   kind: RecordKind;
@@ -214,7 +237,17 @@ export interface EndpointsEntry {
   model: string[];
   mcp: McpServerEntry[];
 }
-export type AuditEntry = ForwardEntry | McpEntry | RevealEntry | SealEntry | RemoveEntry | PolicyEntry | ExportEntry | ImportEntry | EndpointsEntry;
+export type AuditEntry =
+  | ForwardEntry
+  | McpEntry
+  | ModelEntry
+  | RevealEntry
+  | SealEntry
+  | RemoveEntry
+  | PolicyEntry
+  | ExportEntry
+  | ImportEntry
+  | EndpointsEntry;
 
 export interface AuditPage {
   audit: AuditEntry[];
@@ -431,10 +464,34 @@ export type AgentOp =
   | { op: 'idle'; stream: string }
   | { op: 'end'; stream: string }
   | { op: 'drop'; stream: string }
-  | { op: 'endpoints'; model?: string[]; mcp?: (string | McpServerEntry)[] };
+  | { op: 'endpoints'; model?: string[]; mcp?: (string | McpServerEntry)[] }
+  | { op: 'records' }
+  | { op: 'model'; provider: string }
+  | { op: 'mcp'; server: string }
+  /** A sign-in for the person to make, or (with `request`) the state of one asked for. */
+  | { op: 'grant'; provider: string; scopes?: string[]; account?: string }
+  | { op: 'grant'; request: string }
+  /** A sign-in's value renewed by the page, or (with `request`) the state of one asked for. */
+  | { op: 'refresh'; name: string }
+  | { op: 'refresh'; request: string };
 
-/** The agent role's ops that answer `ENOTSUP` in this version. */
-export type AgentReservedOp = 'model' | 'mcp' | 'records' | 'grant' | 'refresh';
+/** A record as the agent sees it (`records`): never a value. */
+export interface AgentRecord {
+  name: string;
+  kind: RecordKind;
+  provider?: string;
+  account?: string;
+  placeholder: string;
+  state: RecordState;
+  expiresAt?: EpochMs;
+}
+/** A request the agent asked for, as it reads it back: `done` with the value's name and placeholder. */
+export interface AgentRequestState {
+  request: string;
+  state: RequestStateName;
+  name?: string;
+  placeholder?: string;
+}
 
 export type AgentReply =
   | { op: 'redact'; texts: (string | Uint8Array)[]; hits: ScrubHit[]; version: number }
@@ -442,7 +499,12 @@ export type AgentReply =
   | { op: 'push' | 'idle'; chunk: Uint8Array }
   | { op: 'end'; chunk: Uint8Array; hits: ScrubHit[] }
   | { op: 'drop' }
-  | { op: 'endpoints'; ok: true };
+  | { op: 'endpoints'; ok: true }
+  | { op: 'records'; records: AgentRecord[] }
+  | { op: 'model'; name: string; placeholder: string; provider: string; baseUrls: string[] }
+  | { op: 'mcp'; server: string; url: string; credentials: { name: string; placeholder: string }[] }
+  | ({ op: 'grant' | 'refresh' } & ({ request: string } | AgentRequestState))
+  | { op: 'refresh'; state: 'fresh'; expiresAt?: EpochMs };
 
 export interface PlaceholdersView {
   placeholders: string[];
@@ -504,7 +566,9 @@ export interface Refused {
 export type VaultEvent =
   | ({ v: Protocol; op: 'placeholders' } & PlaceholdersView)
   | { v: Protocol; op: 'changed'; secrets: SecretView[]; exits: ExitPolicyView; audit: AuditEntry[] }
-  | { v: Protocol; op: 'status'; status: VaultStatus };
+  | { v: Protocol; op: 'status'; status: VaultStatus }
+  /** The agent (or a forward of an expired value) asks the page to renew a sign-in's value: seal it anew under `name`. */
+  | { v: Protocol; op: 'refresh'; name: string; provider: string; request: string };
 
 /** A namespace's `changed` goes out at most once in this many milliseconds (README, Embedding API: events). */
 export const CHANGED_EVERY_MS = 100;

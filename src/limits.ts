@@ -25,6 +25,9 @@ export const MAX_SCRUB_VALUE_BYTES = MiB;
 /** /dev/sealed fields. Names and values follow the record rules (validate.ts). */
 export const MAX_PROMPT = 200;
 export const MAX_PROVIDER = 128;
+/** The agent's `grant`: scopes, and the characters of each. */
+export const MAX_SCOPES = 32;
+export const MAX_SCOPE = 128;
 export const MAX_OAUTH_JSON = 8 * 1024;
 export const MAX_URL = 8 * 1024;
 export const MAX_TAG = 256;
@@ -227,6 +230,8 @@ export const tooManyPending = () => new VaultError('EAGAIN', `a namespace holds 
 
 // ── The injector's and the registrations' limits (README, Limits) ───────────────────────────
 
+/** A model or MCP request's body, which the vault scrubs and returns for bios to send, in bytes. */
+export const MAX_BODY_BYTES = 32 * MiB;
 /** A forwarded URL, in UTF-8 bytes: the same 8 KiB as /dev/sealed's `url`. */
 export const MAX_URL_BYTES = MAX_URL;
 /** Headers in one forwarded head. */

@@ -1,11 +1,21 @@
 // The agent's requests (README, The agent's ops), parsed once at the boundary: each op's fields
 // become a typed command, or EACCES for an op outside the role, ENOTSUP for a reserved one, EINVAL
 // for a wrong field. The op and field names the agent sent never go back into a message.
-import type { AgentOp, AgentReservedOp } from '../contract.ts';
+import type { AgentOp } from '../contract.ts';
 import { VaultError, einval } from '../errors.ts';
 import { type Registered, checkRegistration } from '../inject/index.ts';
-import { checkPushSize, checkRedactBytes, checkRedactCount } from '../limits.ts';
-import { STREAM_ID, isDense } from '../validate.ts';
+import {
+  MAX_PROVIDER,
+  MAX_REGISTERED_URL_BYTES,
+  MAX_TOKEN,
+  MAX_SCOPE,
+  MAX_SCOPES,
+  boundedString,
+  checkPushSize,
+  checkRedactBytes,
+  checkRedactCount,
+} from '../limits.ts';
+import { STREAM_ID, checkAnyName, checkOptionalString, isDense } from '../validate.ts';
 
 /** The agent's ops as the contract has them, but `endpoints`, whose registrations come checked. */
 export type AgentCommand = Exclude<AgentOp, { op: 'endpoints' }> | { op: 'endpoints'; added: Registered };
@@ -57,19 +67,52 @@ export const AGENT_PARSERS: Record<string, OpParser<AgentCommand>> = {
   end: stream('end'),
   drop: stream('drop'),
   endpoints: { fields: ['model', 'mcp'], parse: ({ model, mcp }) => ({ op: 'endpoints', added: checkRegistration(model, mcp) }) },
+  records: { fields: [], parse: () => ({ op: 'records' }) },
+  model: { fields: ['provider'], parse: ({ provider }) => ({ op: 'model', provider: boundedString('provider', provider, MAX_PROVIDER)! }) },
+  mcp: { fields: ['server'], parse: ({ server }) => ({ op: 'mcp', server: boundedString('server', server, MAX_REGISTERED_URL_BYTES)! }) },
+  grant: {
+    fields: ['provider', 'scopes', 'account', 'request'],
+    parse: (fields) => {
+      if (fields.request !== undefined) return { op: 'grant', request: requestId(fields, ['provider', 'scopes', 'account']) };
+      return {
+        op: 'grant',
+        provider: boundedString('provider', fields.provider, MAX_PROVIDER)!,
+        ...(fields.scopes !== undefined && { scopes: scopes(fields.scopes) }),
+        ...(fields.account !== undefined && { account: checkOptionalString('account', fields.account) }),
+      };
+    },
+  },
+  refresh: {
+    fields: ['name', 'request'],
+    parse: (fields) => {
+      if (fields.request !== undefined) return { op: 'refresh', request: requestId(fields, ['name']) };
+      return { op: 'refresh', name: checkAnyName(fields.name) };
+    },
+  },
 };
-/** The agent role's reserved ops: ENOTSUP in this version. */
-export const AGENT_RESERVED: readonly AgentReservedOp[] = ['model', 'mcp', 'records', 'grant', 'refresh'];
-export const AGENT_OPS: readonly string[] = [...Object.keys(AGENT_PARSERS), ...AGENT_RESERVED];
+export const AGENT_OPS: readonly string[] = Object.keys(AGENT_PARSERS);
+
+/** A request id the agent reads back; the other fields of the op may not come with it. */
+function requestId(fields: Fields, others: string[]): string {
+  if (others.some((field) => fields[field] !== undefined)) throw einval(`request comes alone: the state of a request asked for before`);
+  return boundedString('request', fields.request, MAX_TOKEN)!;
+}
+
+/** A sign-in's scopes: at most 32, each 1 to 128 characters. */
+function scopes(value: unknown): string[] {
+  const wrong = () => einval(`scopes must be a list of at most ${MAX_SCOPES} strings of 1 to ${MAX_SCOPE} characters`);
+  if (!Array.isArray(value) || value.length > MAX_SCOPES || !isDense(value)) throw wrong();
+  if (!value.every((s) => typeof s === 'string' && s.length >= 1 && s.length <= MAX_SCOPE)) throw wrong();
+  return [...value];
+}
 
 /**
- * An agent request's command: EACCES for an op outside the role, ENOTSUP for a reserved one,
- * EINVAL for a wrong field. The op and field names the agent sent never go back into a message.
+ * An agent request's command: EACCES for an op outside the role, EINVAL for a wrong field. The op
+ * and field names the agent sent never go back into a message.
  */
 export function parseAgentCommand(op: string, fields: Fields): AgentCommand {
-  if (!AGENT_OPS.includes(op)) throw new VaultError('EACCES', 'that op is not an op of the agent role');
   const parser = Object.hasOwn(AGENT_PARSERS, op) ? AGENT_PARSERS[op] : undefined;
-  if (!parser) throw new VaultError('ENOTSUP', `${op} is not built yet`);
+  if (!parser) throw new VaultError('EACCES', 'that op is not an op of the agent role');
   if (Object.keys(fields).some((field) => !parser.fields.includes(field))) throw einval(`${op} takes only ${parser.fields.join(', ')}`);
   return parser.parse(fields, []);
 }

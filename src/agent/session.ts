@@ -2,11 +2,17 @@
 // streams, and `endpoints`. Nothing on this port ever carries a value (README, The agent's ops):
 // stream ids are checked before use and never echoed in errors, and every string of a reply or
 // error other than the scrubbed texts and chunks passes the scrubber before it is posted.
-import { VaultError, einval } from '../errors.ts';
-import type { Registered } from '../inject/index.ts';
+import type { AgentRequestState } from '../contract.ts';
+import { VaultError, einval, enoent } from '../errors.ts';
+import type { InEffect, Registered } from '../inject/index.ts';
 import { MAX_STREAMS } from '../limits.ts';
 import { IDLE_MS, type ScrubStream, type Scrubber, pushSliced, redactSliced } from '../scrub/index.ts';
+import { type StoredRecord, type StoredRequest, stateAt } from '../store/index.ts';
+import { agentRecords, mcpCredentials, modelCredential } from './credentials.ts';
 import type { AgentCommand } from './parse.ts';
+
+/** A value that expires within this long can be refreshed already (README, The agent's ops). */
+const REFRESH_SOON_MS = 60_000;
 
 /** A namespace's scrubber as the vault compiled it, with the scrub version it was compiled at. */
 interface Compiled {
@@ -14,9 +20,13 @@ interface Compiled {
   scrubber: Scrubber;
 }
 
-/** What an agent session uses of the vault: the namespace's scrubber and version, and registration. */
+/** What an agent session uses of the vault: the namespace's scrubber, records and requests, registration and the agent's requests. */
 export interface AgentVault {
   reads: {
+    now(): number;
+    all(namespace: string): Promise<StoredRecord[]>;
+    inEffect(namespace: string): Promise<InEffect>;
+    requestOf(namespace: string, id: string): Promise<StoredRequest>;
     scrubber(namespace: string): Promise<Compiled>;
     /** The newest compiled scrubber (compiling first when it can), if there is one. */
     newestScrubber(namespace: string): Promise<Compiled | undefined>;
@@ -26,6 +36,8 @@ export interface AgentVault {
   };
   writes: {
     registerEndpoints(namespace: string, added: Registered): Promise<{ ok: true }>;
+    grant(namespace: string, agent: string, fields: { provider: string; scopes?: string[]; account?: string }): Promise<{ request: string }>;
+    refresh(namespace: string, name: string, provider: string, agent: string): Promise<{ request: string }>;
   };
 }
 
@@ -39,6 +51,8 @@ interface OpenStream {
 const SCRUBBED = new Set(['texts', 'chunk']);
 
 export class AgentSession {
+  /** This port's own id: its requests are its own (one pending sign-in a port). */
+  readonly id = crypto.randomUUID();
   private readonly streams = new Map<string, OpenStream>();
   /** The scrubber the op in progress used, to check its reply with. */
   private used: Scrubber | undefined;
@@ -85,7 +99,53 @@ export class AgentSession {
         return {};
       case 'endpoints':
         return this.vault.writes.registerEndpoints(this.namespace, command.added);
+      case 'records':
+        return { records: agentRecords(...(await this.credentials())) };
+      case 'model': {
+        const [records, effect] = await this.credentials();
+        return modelCredential(records, command.provider, effect);
+      }
+      case 'mcp': {
+        const [records, effect] = await this.credentials();
+        return mcpCredentials(records, command.server, effect);
+      }
+      case 'grant':
+        if ('request' in command) return this.requestState(command.request, 'oauth');
+        return this.vault.writes.grant(this.namespace, this.id, { provider: command.provider, scopes: command.scopes, account: command.account });
+      case 'refresh':
+        if ('request' in command) return this.requestState(command.request, 'refresh');
+        return this.refresh(command.name);
     }
+  }
+
+  /** The namespace's records and what is in effect, as stored now. */
+  private async credentials(): Promise<[StoredRecord[], InEffect]> {
+    await this.vault.reads.fresh(this.namespace);
+    return Promise.all([this.vault.reads.all(this.namespace), this.vault.reads.inEffect(this.namespace)]);
+  }
+
+  /** A sign-in's value the page is asked to renew, unless it isn't expired, nor soon. */
+  private async refresh(name: string) {
+    const record = (await this.credentials())[0].find((r) => r.name === name);
+    if (!record) throw enoent('there is no record of that name');
+    if (!record.source.startsWith('oauth:')) throw einval(`${name} is not a sign-in's value; only OAuth values are refreshed`);
+    if (record.expiresAt === undefined || record.expiresAt > this.vault.reads.now() + REFRESH_SOON_MS) {
+      return { state: 'fresh' as const, ...(record.expiresAt !== undefined && { expiresAt: record.expiresAt }) };
+    }
+    return this.vault.writes.refresh(this.namespace, name, record.source.slice('oauth:'.length), this.id);
+  }
+
+  /** The state of a request an agent asked for; ENOENT for any other (a kernel's, the page's, another kind). */
+  private async requestState(id: string, kind: 'oauth' | 'refresh'): Promise<AgentRequestState> {
+    const r = await this.vault.reads.requestOf(this.namespace, id).catch(() => null);
+    if (!r || r.agent === undefined || r.kind !== kind) throw enoent('there is no request with that id');
+    const state = stateAt(r, this.vault.reads.now());
+    return {
+      request: r.id,
+      state,
+      ...(state === 'done' && r.name !== undefined && { name: r.name }),
+      ...(state === 'done' && r.placeholder !== undefined && { placeholder: r.placeholder }),
+    };
   }
 
   private async redact(texts: (string | Uint8Array)[]) {

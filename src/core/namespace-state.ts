@@ -104,7 +104,15 @@ export class NamespaceState {
     for (const r of delta.requests ?? []) this.requests.set(r.id, r);
     for (const id of delta.dropped ?? []) this.requests.delete(id);
     if (delta.audit?.length) {
-      const audit = [...delta.audit].reverse().concat(this.audit);
+      // An entry already held (a `model` entry counting one more use) is replaced where it is.
+      const held = new Map(this.audit.map((e, i) => [e.seq, i]));
+      const added: AuditEntry[] = [];
+      for (const entry of delta.audit) {
+        const at = held.get(entry.seq);
+        if (at === undefined) added.push(entry);
+        else this.audit[at] = entry;
+      }
+      const audit = added.reverse().concat(this.audit);
       if (audit.length > AUDIT_PAGE) this.auditMore = true;
       this.audit = audit.slice(0, AUDIT_PAGE);
     }

@@ -209,6 +209,6 @@ export class Reads {
 
 /** Every record's view and the exits lines. */
 function overview(state: NamespaceState) {
-  const { policy } = state.effect;
-  return { secrets: state.all().map((r) => secretView(r, policy)), exits: exitsView(policy) };
+  const { policy, known } = state.effect;
+  return { secrets: state.all().map((r) => secretView(r, policy, known)), exits: exitsView(policy) };
 }

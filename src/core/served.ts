@@ -7,12 +7,22 @@ import type { LockState } from '../contract.ts';
 import type { Endpoint } from '../inject/index.ts';
 import { type AutoLock, readLock } from '../lock/index.ts';
 import { yieldThread } from '../scrub/index.ts';
-import { type BusMessage, type Change, type Delta, type NamespaceSummary, type Namespaces, type StoredPolicy, type VaultDb, stateAt } from '../store/index.ts';
+import {
+  type BusMessage,
+  type Change,
+  type Delta,
+  type NamespaceSummary,
+  type Namespaces,
+  type RefreshAsk,
+  type StoredPolicy,
+  type VaultDb,
+  stateAt,
+} from '../store/index.ts';
 import { parsePolicyFileOffThread } from '../worker/index.ts';
 import { NamespaceState } from './namespace-state.ts';
 import type { Scrubbers } from './scrubbers.ts';
 
-export type ChangeListener = (namespace: string | null, changes: Change[]) => void | Promise<void>;
+export type ChangeListener = (namespace: string | null, changes: Change[], refresh?: RefreshAsk) => void | Promise<void>;
 
 /** Parses a stored policy's files in the vault's worker first, so reading the policy then only reads the cache. */
 export async function warmPolicy(stored: StoredPolicy | undefined): Promise<void> {
@@ -108,6 +118,12 @@ export class Served {
     await this.notify(namespace, changes);
   }
 
+  /** Asks the page to renew a sign-in's value: the `refresh` event on every page port of the namespace, in every document. */
+  async ask(namespace: string, refresh: RefreshAsk): Promise<void> {
+    this.parts.bus.postMessage({ type: 'changed', namespace, changes: [], refresh } satisfies BusMessage);
+    await this.notify(namespace, [], refresh);
+  }
+
   /** Another document's notice. */
   async fromBus(message: BusMessage) {
     if (message.namespace === null || message.namespace === this.early?.namespace) this.early = undefined;
@@ -119,17 +135,18 @@ export class Served {
     } else {
       const held = this.states.get(message.namespace);
       if (message.delta?.policy) await warmPolicy(message.delta.policy);
-      if (held && !(message.delta && (await held).apply(message.delta))) await this.reload(message.namespace);
+      const told = message.changes.length > 0;
+      if (held && told && !(message.delta && (await held).apply(message.delta))) await this.reload(message.namespace);
     }
-    await this.notify(message.namespace, message.changes);
+    await this.notify(message.namespace, message.changes, message.refresh);
   }
 
   /** Tells this document's listeners (the gateway's events, the button's availability). */
-  async notify(namespace: string | null, changes: Change[]) {
+  async notify(namespace: string | null, changes: Change[], refresh?: RefreshAsk) {
     // Compiling needn't hold up the events: while unlocked, `ready` is true anyway.
     if (namespace && changes.includes('values') && this.states.has(namespace)) this.parts.scrubbers().soon(namespace);
     if (changes.includes('status')) this.watchExpiry();
-    for (const listener of this.listeners) await listener(namespace, changes);
+    for (const listener of this.listeners) await listener(namespace, changes, refresh);
   }
 
   onChange(listener: ChangeListener): () => void {

@@ -1,6 +1,7 @@
 // What the vault shows of a namespace (README, Embedding API): records as Settings lists them, the
 // exits lines, the backup reminder and the scrub state. Pure; never a value.
 import type { BackupReminder, ExitPolicyView, RecordState, ScrubState, SecretView } from '../contract.ts';
+import { MODEL_NOWHERE, mcpServerUrl, modelBinding } from '../inject/index.ts';
 import { type Policy, secretPolicy, secretState } from '../policy/index.ts';
 import type { NamespaceMeta, StoredRecord } from '../store/index.ts';
 
@@ -9,8 +10,16 @@ export function stateOf(record: StoredRecord, policy: Policy): RecordState {
   return secretState(record, record.name, policy.config);
 }
 
-export function secretView(r: StoredRecord, policy: Policy): SecretView {
+/** Why a `model` or `mcp` record is filled in nowhere: its `provider` binds it to no endpoint (README, Model and MCP endpoints). */
+export function nowhereOf(r: StoredRecord, known: ReadonlySet<string>): string | undefined {
+  if (r.kind === 'model' && !modelBinding(r.provider, known)) return MODEL_NOWHERE;
+  if (r.kind === 'mcp' && !mcpServerUrl(r.provider)) return 'filled in nowhere: its provider is no MCP server URL';
+  return undefined;
+}
+
+export function secretView(r: StoredRecord, policy: Policy, known: ReadonlySet<string> = new Set()): SecretView {
   const rules = r.kind === 'secret' ? secretPolicy(r.name, policy.config, policy.secrets) : { rules: [], exec: false as const };
+  const warning = nowhereOf(r, known);
   return {
     name: r.name,
     kind: r.kind,
@@ -25,6 +34,7 @@ export function secretView(r: StoredRecord, policy: Policy): SecretView {
     ...(r.removedAt !== undefined && { removedAt: r.removedAt }),
     ...(r.expiresAt !== undefined && { expiresAt: r.expiresAt }),
     ...rules,
+    ...(warning !== undefined && { warning }),
   };
 }
 

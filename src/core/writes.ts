@@ -47,12 +47,17 @@ export interface WritesParts {
   now: () => number;
 }
 
-/** How a write of a value goes: a rotation check, who caused it, and the pending request it answers. */
+/** How a write of a value goes: a rotation check, who caused it, and the pending requests it answers. */
 export interface WriteHow {
   check?: RotationCheck;
   actor?: Actor;
-  answers?: (pending: StoredRequest[]) => StoredRequest | undefined;
+  answers?: (pending: StoredRequest[]) => StoredRequest[];
 }
+
+/** A refresh is asked for a value that expires within this long, or has (README, The agent's ops). */
+export const REFRESH_SOON_MS = 60_000;
+/** A forward of an expired sign-in's value asks the page to renew it at most this often per record. */
+export const REFRESH_EVERY_MS = 60_000;
 
 export class Writes {
   constructor(private readonly parts: WritesParts) {}
@@ -71,16 +76,27 @@ export class Writes {
       answers: (pending) => {
         const still = pending.find(pendingValue);
         if (!still) throw new VaultError('ENOENT', 'there is no pending value request with that id');
-        return still;
+        return [still];
       },
     });
   }
 
-  /** A value from a sign-in or another device (`seal`); it answers the oldest pending request of its kind and provider. */
+  /**
+   * A value from a sign-in or another device (`seal`): it answers the oldest pending request of its
+   * kind and provider (an agent's `grant` only with an access token, a `secret` or `model`, never the
+   * refresh token's `grant` record), and a sign-in's value answers the pending refresh of its name.
+   */
   async seal(namespace: string, input: RecordInput & { source: SealFields['source'] }) {
     const [, provider] = /^(?:oauth|jerk):([^@]+)/.exec(input.source)!;
     const wanted = input.source.startsWith('oauth:') ? 'oauth' : 'jerk-seal';
-    return this.write(namespace, input, { answers: (pending) => pending.find((r) => r.kind === wanted && r.provider === provider) });
+    const token = input.kind === 'secret' || input.kind === 'model';
+    return this.write(namespace, input, {
+      answers: (pending) => {
+        const asked = pending.find((r) => r.kind === wanted && r.provider === provider && (r.agent === undefined || token));
+        const renewed = wanted === 'oauth' ? pending.filter((r) => r.kind === 'refresh' && r.name === input.name) : [];
+        return [...(asked ? [asked] : []), ...renewed];
+      },
+    });
   }
 
   /** Writes a checked value; shared by `put`, `seal` and `/dev/sealed`'s `seal`. */
@@ -177,6 +193,41 @@ export class Writes {
    */
   async personActed(): Promise<void> {
     await this.parts.autoLock.used();
+  }
+
+  /** The agent's model requests: each use audited, at most one entry a record a minute (README, Model and MCP endpoints). */
+  async modelUsed(namespace: string, uses: { id: string; entry: AuditDraft & { type: 'model' } }[]): Promise<void> {
+    await this.parts.served.commit(await this.parts.records.modelUse(namespace, uses), ['audit']);
+  }
+
+  /** The agent's `grant`: a sign-in for the person, pending until the page seals its access token (README, The agent's ops). */
+  async grant(namespace: string, agent: string, fields: { provider: string; scopes?: string[]; account?: string }) {
+    const request = await this.request(namespace, { kind: 'oauth', agent, ...fields });
+    return { request: request.id };
+  }
+
+  /**
+   * Asks the page to renew a sign-in's value (the agent's `refresh`, or a forward of an expired
+   * one): a pending `refresh` request (the same one while one is pending) and the `refresh` event.
+   */
+  async refresh(namespace: string, name: string, provider: string, agent: string): Promise<{ request: string }> {
+    const request = await this.request(namespace, { kind: 'refresh', name, provider, agent });
+    this.asked.set(`${namespace}\n${name}`, this.parts.now());
+    await this.parts.served.ask(namespace, { name, provider, request: request.id });
+    return { request: request.id };
+  }
+
+  /** When each record's renewal was last asked for here: a forward asks at most once a minute a record. */
+  private readonly asked = new Map<string, number>();
+
+  /** A forward met an expired value: a sign-in's is asked to be renewed, at most once a record a minute. */
+  async expired(namespace: string, name: string): Promise<void> {
+    const record = (await this.parts.served.state(namespace)).records.get(name);
+    const provider = record?.source.startsWith('oauth:') ? record.source.slice('oauth:'.length) : null;
+    if (!provider) return;
+    const last = this.asked.get(`${namespace}\n${name}`);
+    if (last !== undefined && this.parts.now() - last < REFRESH_EVERY_MS) return;
+    await this.refresh(namespace, name, provider, 'forward');
   }
 
   /**

@@ -2,7 +2,19 @@
 // sends it itself. The injector (or, for an MCP server, decideMcp) decides; values are decrypted
 // only for the records it uses; each use is audited; the response comes back scrubbed.
 import type { ForwardResult } from '../contract.ts';
-import { type InEffect, type McpRecord, decideForward, decideMcp, mcpRequest } from '../inject/index.ts';
+import {
+  type ForwardDecision,
+  type InEffect,
+  type McpDecision,
+  type McpRecord,
+  type ModelDecision,
+  decideForward,
+  decideMcp,
+  decideModel,
+  mcpRequest,
+  modelRequest,
+} from '../inject/index.ts';
+import { MAX_BODY_BYTES, utf8Length } from '../limits.ts';
 import { type Scrubber, redactToBytes } from '../scrub/index.ts';
 import { type AuditDraft, type StoredRecord, decryptValue } from '../store/index.ts';
 import type { ForwardRequest } from './parse.ts';
@@ -36,6 +48,9 @@ export interface ForwardVault {
   };
   writes: {
     used(namespace: string, ids: string[], entries: AuditDraft[]): Promise<void>;
+    modelUsed(namespace: string, uses: { id: string; entry: AuditDraft & { type: 'model' } }[]): Promise<void>;
+    /** A forward met an expired value: a sign-in's is asked to be renewed. */
+    expired(namespace: string, name: string): Promise<void>;
   };
 }
 
@@ -47,21 +62,41 @@ export async function forward(vault: ForwardVault, namespace: string, request: F
   return result;
 }
 
+/** A model or MCP request's body, scrubbed and returned for bios to send: at most this large (README, Limits). */
+function bodyRefusal(body: string | Uint8Array | undefined, model: boolean): string | null {
+  if (body === undefined) return model ? 'a model request needs its body: the vault scrubs it, and bios sends the scrubbed one' : null;
+  // UTF-8 takes at least a byte per UTF-16 unit: a string over the limit in units is never read through.
+  const bytes = typeof body === 'string' ? (body.length > MAX_BODY_BYTES ? body.length : utf8Length(body)) : body.byteLength;
+  return bytes > MAX_BODY_BYTES ? `body is larger than the limit of ${MAX_BODY_BYTES} bytes` : null;
+}
+
 async function decide(vault: ForwardVault, namespace: string, { head, body, owner, exit, rawTraits }: ForwardRequest): Promise<ForwardResult> {
   await vault.reads.fresh(namespace);
-  const [records, { plan, mcp }] = await Promise.all([vault.reads.all(namespace), vault.reads.inEffect(namespace)]);
+  const [records, effect] = await Promise.all([vault.reads.all(namespace), vault.reads.inEffect(namespace)]);
   const actor = { uid: owner.uid, tag: owner.tag };
-  const mcpFor = mcpRequest(head.url, mcp, records);
+  // An MCP server's request, else a model request, else one for the rules (README, Model and MCP endpoints).
+  const mcpFor = mcpRequest(head.url, effect.mcp, records);
+  const modelFor = mcpFor ? null : modelRequest(head.url, effect.models, records, effect.known);
 
   // Decide once without values to learn which records are used, then again with theirs.
-  const run = async (names?: Set<string>) => {
+  const run = async (names?: Set<string>): Promise<ForwardDecision | McpDecision | ModelDecision> => {
     const key = vault.keys.key;
     const input = { head, exit, rawTraits, locked: key === null, now: vault.reads.now(), records: await byPlaceholder(records, key, names) };
-    return mcpFor ? decideMcp({ ...input, servers: mcpFor.servers }) : decideForward({ ...input, ...plan });
+    if (mcpFor) return decideMcp({ ...input, servers: mcpFor.servers });
+    if (modelFor) return decideModel({ ...input, target: modelFor, known: effect.known });
+    return decideForward({ ...input, ...effect.plan });
+  };
+  const refused = async (d: { status: 403 | 502; reason: string; expired?: string }): Promise<ForwardResult> => {
+    // An expired sign-in's value: the page is asked to renew it (README, The agent's ops: refresh).
+    if (d.expired) await vault.writes.expired(namespace, d.expired);
+    return { refused: { status: d.status, reason: d.reason } };
   };
   const first = await run();
-  if (!first.inject) return { refused: { status: first.status, reason: first.reason } };
-  const names = new Set('uses' in first ? first.uses.map((u) => u.name) : first.names);
+  if (!first.inject) return refused(first);
+  const scrubbed = mcpFor !== null || modelFor !== null;
+  const tooBig = scrubbed ? bodyRefusal(body, modelFor !== null) : null;
+  if (tooBig) return { refused: { status: 403, reason: tooBig } };
+  const names = new Set('names' in first ? first.names : first.uses.map((u) => u.name));
   let decision: Awaited<ReturnType<typeof run>>;
   try {
     decision = await run(names);
@@ -70,19 +105,31 @@ async function decide(vault: ForwardVault, namespace: string, { head, body, owne
     if (error instanceof Unreadable) return { refused: { status: 403, reason: `${error.message} can't be read under the vault's key; it is never injected` } };
     throw error;
   }
-  if (!decision.inject) return { refused: { status: decision.status, reason: decision.reason } };
+  if (!decision.inject) return refused(decision);
 
-  const used = records.filter((r) => names.has(r.name)).map((r) => r.id);
-  if ('uses' in decision) {
+  const ids = new Map(records.filter((r) => names.has(r.name)).map((r) => [r.name, r.id]));
+  if ('names' in decision) {
+    const { domain, method, path, server } = decision;
+    await vault.writes.used(namespace, [...ids.values()], [{ type: 'mcp', name: decision.names.join(','), server, domain, method, path, exit, ...actor }]);
+  } else if (modelFor) {
+    const { domain, path } = decision as Extract<ModelDecision, { inject: true }>;
+    await vault.writes.modelUsed(
+      namespace,
+      (decision as Extract<ModelDecision, { inject: true }>).uses.map((u) => ({
+        id: ids.get(u.name)!,
+        entry: { type: 'model', name: u.name, provider: u.provider, domain, path, exit },
+      })),
+    );
+  } else {
+    const uses = (decision as Extract<ForwardDecision, { inject: true }>).uses;
     await vault.writes.used(
       namespace,
-      used,
-      decision.uses.map((u) => ({ type: 'forward', ...u, exit, ...actor })),
+      [...ids.values()],
+      uses.map((u) => ({ type: 'forward', ...u, exit, ...actor })),
     );
-    return { head: decision.head };
   }
-  const { domain, method, path, server } = decision;
-  await vault.writes.used(namespace, used, [{ type: 'mcp', name: decision.names.join(','), server, domain, method, path, exit, ...actor }]);
-  const scrubbed = body === undefined ? undefined : await redactToBytes((await vault.reads.scrubber(namespace)).scrubber, body);
-  return { head: decision.head, ...(scrubbed && { body: new Uint8Array(scrubbed) }) };
+  if (!scrubbed) return { head: decision.head };
+  // The body bios sends instead of its own: every value of the namespace scrubbed out, in slices.
+  const clean = body === undefined ? undefined : await redactToBytes((await vault.reads.scrubber(namespace)).scrubber, body);
+  return { head: decision.head, ...(clean && { body: new Uint8Array(clean) }) };
 }

@@ -8,7 +8,7 @@ import { VaultError, einval, errorBody } from '../errors.ts';
 import { forward } from '../forward/index.ts';
 import { MAX_QUEUED_BYTES, MAX_QUEUED_REQUESTS, queueFull, queuedSize } from '../limits.ts';
 import { answerSealed } from '../sealed/index.ts';
-import type { Change } from '../store/index.ts';
+import type { Change, RefreshAsk } from '../store/index.ts';
 import { type PageCommand, parseAgentCommand, parsePageCommand } from './commands.ts';
 import { originAllowed } from './settings.ts';
 
@@ -40,7 +40,7 @@ export class Gateway {
     private readonly embedders: EmbedderList,
     private readonly win: Window = window,
   ) {
-    vault.onChange((namespace, changes) => this.push(namespace, changes));
+    vault.onChange((namespace, changes, refresh) => this.push(namespace, changes, refresh));
   }
 
   /** The namespaces this document has page ports of (an embedder said hello as `page`). */
@@ -196,10 +196,10 @@ export class Gateway {
   }
 
   /** Pushes events to this document's page ports of the namespace (all namespaces for `null`). */
-  private push(namespace: string | null, changes: Change[]): Promise<void> {
+  private push(namespace: string | null, changes: Change[], refresh?: RefreshAsk): Promise<void> {
     // One after the other: an event is worked out only once the one before is posted, so a `status`
     // worked out before a change (a lock) never goes out after the one that tells of it.
-    const turn = this.pushing.then(() => this.pushNow(namespace, changes));
+    const turn = this.pushing.then(() => this.pushNow(namespace, changes, refresh));
     this.pushing = turn.catch((error) => console.error(`slicc-vault: an event failed (${(error as Error)?.name ?? 'error'})`));
     return this.pushing;
   }
@@ -226,7 +226,11 @@ export class Gateway {
     return false;
   }
 
-  private async pushNow(namespace: string | null, changes: Change[]) {
+  private async pushNow(namespace: string | null, changes: Change[], refresh?: RefreshAsk) {
+    if (refresh && namespace !== null) {
+      for (const c of this.connections) if (c.role === 'page' && c.namespace === namespace) c.port.postMessage({ v: 1, op: 'refresh', ...refresh });
+      if (changes.length === 0) return;
+    }
     const namespaces = new Set<string>();
     for (const c of this.connections) {
       if (c.role === 'page' && (namespace === null || c.namespace === namespace)) namespaces.add(c.namespace);

@@ -15,6 +15,8 @@ export const ENDPOINT_REASON = 'host is a model or MCP endpoint; the vault never
 export interface Endpoint {
   host: string;
   path: string;
+  /** A built-in entry's pi-ai provider ids: the `model` records it fills in (README, Model and MCP endpoints). */
+  providers?: readonly string[];
 }
 
 /** Hosts are compared lower-cased, without a trailing dot. */
@@ -197,6 +199,20 @@ export function matchesEndpoint(url: URL, entries: readonly Endpoint[]): boolean
     if (broadUnder(have, e)) return true;
   }
   return false;
+}
+
+/** Every entry the URL is under, read as `matchesEndpoint` reads it. */
+export function endpointsUnder(url: URL, entries: readonly Endpoint[]): Endpoint[] {
+  const labels = normalizeHost(url.hostname).split('.');
+  let have: Broad | undefined;
+  const under: Endpoint[] = [];
+  for (const entry of entries) {
+    const e = prepareEntry(entry);
+    if (!labelsMatch(e.labels, labels)) continue;
+    have ??= readBroad(url.pathname);
+    if (broadUnder(have, e)) under.push(entry);
+  }
+  return under;
 }
 
 /**

@@ -24,6 +24,9 @@ export interface InEffect {
   endpoints: Endpoint[];
   mcp: McpServerEntry[];
   plan: ForwardPlan;
+  /** The built-in model entries, with their provider ids, and every id they name. */
+  models: readonly Endpoint[];
+  known: ReadonlySet<string>;
 }
 
 export const endpointReason = (secret: string) => `${secret}: ${ENDPOINT_REASON}`;
@@ -38,7 +41,15 @@ export function inEffect(accepted: Policy, builtin: readonly Endpoint[], registe
     exits: policy.secrets?.exits ?? {},
     refused: endpoints,
   };
-  return { policy, refused, endpoints, mcp: registered?.mcp ?? [], plan };
+  return { policy, refused, endpoints, mcp: registered?.mcp ?? [], plan, models: builtin, known: knownProviders(builtin) };
+}
+
+const known = new WeakMap<readonly Endpoint[], ReadonlySet<string>>();
+/** Every provider id of the built-in entries, worked out once per list. */
+function knownProviders(builtin: readonly Endpoint[]): ReadonlySet<string> {
+  let ids = known.get(builtin);
+  if (!ids) known.set(builtin, (ids = new Set(builtin.flatMap((e) => e.providers ?? []))));
+  return ids;
 }
 
 /** The accepted policy without the rules that reach only model or MCP endpoints, and those rules as refused. */

@@ -5,6 +5,7 @@ export {
   ENDPOINT_REASON,
   type Endpoint,
   broadSegments,
+  endpointsUnder,
   entriesByDomain,
   hostMatches,
   isVersionSegment,
@@ -26,6 +27,7 @@ export {
   type TestRequest,
   type Use,
   basicCredentials,
+  clean,
   decideForward,
   globMatches,
   headRefusal,
@@ -35,6 +37,17 @@ export {
   testVerdict,
 } from './injector.ts';
 export { PathReader, globMatchesWhole, wildcardMatches } from './match.ts';
+export {
+  MODEL_NOWHERE,
+  type ModelDecision,
+  type ModelInput,
+  type ModelRecord,
+  type ModelTarget,
+  type ModelUse,
+  decideModel,
+  modelBinding,
+  modelRequest,
+} from './model.ts';
 export { type McpDecision, type McpInput, type McpRecord, SECRET_TO_MCP, decideMcp, mcpRequest, mcpServerUrl, underServerUrl } from './mcp.ts';
 export {
   type Registered,

@@ -48,7 +48,8 @@ export interface Use {
   method: string;
   path: string;
 }
-export type ForwardDecision = { inject: true; head: RequestHead; uses: Use[] } | { inject: false; status: 403 | 502; reason: string };
+/** A refusal of an expired value names it (`expired`): the page is asked to renew it (README, The agent's ops: refresh). */
+export type ForwardDecision = { inject: true; head: RequestHead; uses: Use[] } | { inject: false; status: 403 | 502; reason: string; expired?: string };
 
 export const inertReason = (name: string) => `${name} is inert: /etc/fnox/config.toml doesn't hold its placeholder`;
 
@@ -217,7 +218,7 @@ export function decideForward(input: ForwardInput): ForwardDecision {
 
   for (const { record: r } of hits) {
     if (r.removedAt != null) return refuse(`${r.name} was removed`);
-    if (r.expiresAt != null && r.expiresAt <= input.now) return refuse(`${r.name} expired; refreshing`);
+    if (r.expiresAt != null && r.expiresAt <= input.now) return { ...refuse(`${r.name} expired; refreshing`), expired: r.name } as ForwardDecision;
     if (r.kind !== 'secret') return refuse(`${r.name} is a ${r.kind} record; rules inject secrets only`);
     // Only `active` secrets (README, Records: state): own entries only, as for `[exits]`.
     if (!Object.hasOwn(input.secrets, r.name) || input.secrets[r.name] !== r.placeholder) return refuse(inertReason(r.name));

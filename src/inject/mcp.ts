@@ -28,7 +28,7 @@ export interface McpInput {
 }
 export type McpDecision =
   | { inject: true; head: RequestHead; names: string[]; server: string; domain: string; method: string; path: string }
-  | { inject: false; status: 403 | 502; reason: string };
+  | { inject: false; status: 403 | 502; reason: string; expired?: string };
 
 const refuse = (reason: string, status: 403 | 502 = 403): McpDecision => ({ inject: false, status, reason });
 
@@ -108,7 +108,7 @@ export function decideMcp({ head, exit, rawTraits, locked, now, records, servers
       if (!record) continue;
       if (record.kind !== 'mcp') return refuse(SECRET_TO_MCP);
       if (record.removedAt != null) return refuse(`${record.name} was removed`);
-      if (record.expiresAt != null && record.expiresAt <= now) return refuse(`${record.name} expired; refreshing`);
+      if (record.expiresAt != null && record.expiresAt <= now) return { ...refuse(`${record.name} expired; refreshing`), expired: record.name } as McpDecision;
       const base = mcpServerUrl(record.provider);
       if (!base) return refuse(`${record.name} names no MCP server URL in its provider, so it is filled in nowhere`);
       if (!underServerUrl(url, base)) return refuse(`${record.name} is bound to the MCP server ${clean(base.href)}, and this URL isn't under it`);

@@ -15,6 +15,15 @@ export interface BusMessage {
   changes: Change[];
   /** What the write changed, with the namespace's revision after it; absent, receivers reload. */
   delta?: Delta;
+  /** A sign-in's value the page is asked to renew: every document's page ports get the `refresh` event. */
+  refresh?: RefreshAsk;
+}
+
+/** The `refresh` event's fields (README, Embedding API: events). */
+export interface RefreshAsk {
+  name: string;
+  provider: string;
+  request: string;
 }
 
 /** Tells every vault document of the origin, from a document that has no Vault (the popup). */

@@ -2,11 +2,11 @@
 // (the lock's), each write one transaction that moves its namespace's revision, and the bus that
 // tells the other vault documents what changed. Stores import no feature.
 export { AUDIT_PAGE, type AuditDraft, addAudit, auditPage, trimAudit } from './audit.ts';
-export { type BusMessage, CHANNEL, type Change, announce } from './bus.ts';
+export { type BusMessage, CHANNEL, type Change, type RefreshAsk, announce } from './bus.ts';
 export { type Delta, abort, bump, deltaOf, emptyMeta, revOf, settle } from './meta.ts';
 export { type LoadedNamespace, type NamespaceSummary, Namespaces } from './namespaces.ts';
 export { PolicyStore } from './policy.ts';
-export { type Actor, type ImportWrite, PURGE_AFTER_MS, type RecordInput, Records, type RotationCheck, type WriteOptions } from './records.ts';
+export { type Actor, type ImportWrite, MODEL_AUDIT_MS, PURGE_AFTER_MS, type RecordInput, Records, type RotationCheck, type WriteOptions } from './records.ts';
 export { type NewRequest, Requests, oldestFirst, pendingOf, stateAt, statusOf } from './requests.ts';
 export { Reveals } from './reveals.ts';
 export {

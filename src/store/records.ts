@@ -7,12 +7,14 @@ import { VaultError, enoent } from '../errors.ts';
 import { MAX_RECORDS, MAX_VALUE_TOTAL, tooManyRecords, tooManyValueBytes } from '../limits.ts';
 import { newPlaceholder } from '../validate.ts';
 import { type AuditDraft, addAudit } from './audit.ts';
-import { type Delta, abort, bump, bumped, emptyMeta, revOf } from './meta.ts';
+import { type Delta, abort, bump, bumped, deltaOf, emptyMeta, revOf, settle } from './meta.ts';
 import { oldestFirst, stateAt } from './requests.ts';
 import type { NamespaceMeta, StoredRecord, StoredRequest, VaultDb, VaultSchema, WriteTx } from './schema.ts';
 import { type HeldKey, decryptValue, encryptValue, valueBytesOf } from './values.ts';
 
 export const PURGE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
+/** A record's model requests within this long of its current `model` audit entry count in it. */
+export const MODEL_AUDIT_MS = 60 * 1000;
 /** Records read per step of a purge's search. */
 const PURGE_BATCH = 200;
 
@@ -65,7 +67,7 @@ export interface WriteOptions {
   existing?: StoredRecord | null;
   check?: RotationCheck;
   actor?: Actor;
-  answers?: (pending: StoredRequest[]) => StoredRequest | undefined;
+  answers?: (pending: StoredRequest[]) => StoredRequest[];
 }
 
 /** Two reads of a record are of the same version: same id and same revision. */
@@ -149,8 +151,7 @@ export class Records {
         if (used + grown > MAX_VALUE_TOTAL) throw tooManyValueBytes();
         if (current?.usedAt !== undefined) record.usedAt = current.usedAt;
         const pending = requests.filter((r) => stateAt(r, now) === 'pending').sort(oldestFirst);
-        const found = answers?.(pending);
-        const answered = found && { ...found, state: 'done' as const, placeholder };
+        const answered = (answers?.(pending) ?? []).map((r) => ({ ...r, state: 'done' as const, placeholder, name: r.name ?? input.name }));
         const meta = bumped(metaBefore, namespace, { values: true, valueBytes: used + grown });
         const [, , entry] = await Promise.all([
           tx.objectStore('records').put(record),
@@ -163,10 +164,10 @@ export class Records {
             rotated: !!existing,
             ...actor,
           }),
-          answered && tx.objectStore('requests').put(answered),
+          ...answered.map((r) => tx.objectStore('requests').put(r)),
         ]);
         await tx.done;
-        const delta: Delta = { namespace, rev: revOf(meta), meta, records: [record], audit: [entry], ...(answered && { requests: [answered] }) };
+        const delta: Delta = { namespace, rev: revOf(meta), meta, records: [record], audit: [entry], ...(answered.length > 0 && { requests: answered }) };
         return { record, rotated: !!existing, delta };
       } catch (error) {
         abort(tx);
@@ -245,6 +246,40 @@ export class Records {
     const meta = await bump(tx, namespace);
     await tx.done;
     return { namespace, rev: revOf(meta), meta, records, audit };
+  }
+
+  /**
+   * Marks `model` records used by an agent's model request and audits each use, in one
+   * transaction: a record's uses within a minute of its current `model` entry count in that entry
+   * (`count`), so a busy agent adds one entry a record a minute (README, Model and MCP endpoints).
+   */
+  async modelUse(namespace: string, uses: { id: string; entry: AuditDraft & { type: 'model' } }[]): Promise<Delta> {
+    const now = this.now();
+    const tx = this.db.transaction(['records', 'audit', 'namespaces'], 'readwrite');
+    return settle(tx, async () => {
+      const records: StoredRecord[] = [];
+      const audit: AuditEntry[] = [];
+      for (const { id, entry } of uses) {
+        const record = await tx.objectStore('records').get(id);
+        if (record?.namespace !== namespace) continue;
+        const current = record.modelAudit && now - record.modelAudit.at < MODEL_AUDIT_MS ? await tx.objectStore('audit').get(record.modelAudit.seq) : undefined;
+        let written: AuditEntry;
+        if (current && current.type === 'model' && current.namespace === namespace) {
+          const counted = { ...current, count: current.count + 1 };
+          await tx.objectStore('audit').put(counted);
+          const { namespace: _, ...shown } = counted;
+          written = shown;
+        } else {
+          written = await addAudit(tx, namespace, now, { ...entry, count: 1 });
+          record.modelAudit = { seq: written.seq, at: now };
+        }
+        audit.push(written);
+        const used = { ...record, usedAt: now };
+        records.push(used);
+        await tx.objectStore('records').put(used);
+      }
+      return deltaOf(await bump(tx, namespace), { records, audit });
+    });
   }
 
   get(namespace: string, name: string): Promise<StoredRecord | undefined> {

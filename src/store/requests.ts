@@ -7,7 +7,7 @@ import { MAX_ENDED_REQUESTS, MAX_PENDING_REQUESTS, tooManyPending } from '../lim
 import { type Delta, bump, revOf } from './meta.ts';
 import type { StoredRequest, VaultDb } from './schema.ts';
 
-export type NewRequest = Pick<StoredRequest, 'kind' | 'name' | 'provider' | 'prompt' | 'oauth' | 'uid' | 'tag'>;
+export type NewRequest = Pick<StoredRequest, 'kind' | 'name' | 'provider' | 'prompt' | 'oauth' | 'uid' | 'tag' | 'agent' | 'scopes' | 'account'>;
 
 /** Requests' order everywhere: oldest first, ties by id. */
 export const oldestFirst = (a: StoredRequest, b: StoredRequest) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1);
@@ -39,6 +39,9 @@ export function pendingOf(r: StoredRequest): PendingRequest {
     ...(r.prompt !== undefined && { prompt: r.prompt }),
     ...(r.uid !== undefined && { uid: r.uid }),
     ...(r.tag !== undefined && { tag: r.tag }),
+    ...(r.agent !== undefined && { agent: true as const }),
+    ...(r.scopes !== undefined && { scopes: r.scopes }),
+    ...(r.account !== undefined && { account: r.account }),
     createdAt: r.createdAt,
     expiresAt: r.expiresAt,
   };
@@ -70,14 +73,24 @@ export class Requests {
     const tx = this.db.transaction(['requests', 'namespaces'], 'readwrite');
     const mine = await tx.objectStore('requests').index('byNamespace').getAll(namespace);
     const pending = mine.filter((r) => stateAt(r, now) === 'pending');
-    if (fields.uid === undefined) {
-      // The page's backup or restore: one at a time per kind, so asking again answers the same one.
-      const same = pending.find((r) => r.uid === undefined && r.kind === fields.kind);
-      if (same) {
-        await tx.done;
-        return { request: same, delta: null };
-      }
-    } else if (pending.some((r) => r.uid === fields.uid)) {
+    // A refresh of a record that has one pending answers that same request, whoever asks.
+    const again =
+      fields.kind === 'refresh'
+        ? pending.find((r) => r.kind === 'refresh' && r.name === fields.name)
+        : fields.agent === undefined && fields.uid === undefined
+          ? // The page's backup or restore: one at a time per kind, so asking again answers the same one.
+            pending.find((r) => r.uid === undefined && r.agent === undefined && r.kind === fields.kind)
+          : undefined;
+    if (again) {
+      await tx.done;
+      return { request: again, delta: null };
+    }
+    if (fields.agent !== undefined && fields.kind === 'oauth' && pending.some((r) => r.agent === fields.agent && r.kind === 'oauth')) {
+      tx.abort();
+      await tx.done.catch(() => {});
+      throw new VaultError('EAGAIN', 'this agent port already has a sign-in pending; read it with request, or wait for it to end');
+    }
+    if (fields.uid !== undefined && pending.some((r) => r.uid === fields.uid)) {
       tx.abort();
       await tx.done.catch(() => {});
       throw new VaultError('EAGAIN', `uid ${fields.uid} already has a pending request; wait for it or cancel it`);

@@ -32,6 +32,8 @@ export interface StoredRecord {
   account?: string;
   /** For a `process` value: the uid that sealed it, the only one but root that may rotate it (README, /dev/sealed). */
   uid?: number;
+  /** A `model` record's current audit entry (README, Model and MCP endpoints): uses within a minute of `at` count in it. */
+  modelAudit?: { seq: number; at: EpochMs };
 }
 
 /** Per-namespace state that isn't a record. */
@@ -60,9 +62,13 @@ export interface StoredRequest {
   provider?: string;
   prompt?: string;
   oauth?: Record<string, unknown>;
-  /** The kernel caller; absent on the page's `backup` and `restore` requests. */
+  /** The kernel caller; absent on the page's and the agent's requests. */
   uid?: number;
   tag?: string;
+  /** The agent port that asked (`grant`, `refresh`), or `forward` for a refresh a forward of an expired value asked for. */
+  agent?: string;
+  scopes?: string[];
+  account?: string;
   createdAt: number;
   expiresAt: number;
   /** `pending` until answered or cancelled; `expired` is computed from `expiresAt`. */
