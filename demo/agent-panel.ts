@@ -1,8 +1,10 @@
 // The agent panel: a second hello over the same vault frame with role `agent`, as bios does for
 // its agent worker. `redact` scrubs a text at once; the stream scrubs as you type, with
-// `redactStream`, `push` for each new piece, `idle` after the vault's idleMs, and `end`.
+// `redactStream`, `push` for each new piece, `idle` after the vault's idleMs, and `end`. Its
+// credentials: the records it may reference, a model credential by provider (what pi-ai's
+// CredentialStore reads), a sign-in asked of the person (`grant`) and a renewal (`refresh`).
 import { LitElement, css, html } from 'lit';
-import type { ScrubHit } from '../src/contract.ts';
+import type { AgentRecord, ScrubHit } from '../src/contract.ts';
 import { type AgentPort, VaultError, explain } from './vault-client.ts';
 import { panelStyles } from './styles.ts';
 
@@ -19,6 +21,9 @@ export class AgentPanel extends LitElement {
     streamHits: { state: true },
     streamState: { state: true },
     registered: { state: true },
+    records: { state: true },
+    credential: { state: true },
+    asked: { state: true },
   };
   declare openAgent: () => Promise<AgentPort>;
   declare agent: AgentPort | null;
@@ -29,6 +34,11 @@ export class AgentPanel extends LitElement {
   declare streamHits: ScrubHit[] | null;
   declare streamState: string;
   declare registered: string;
+  declare records: AgentRecord[] | null;
+  /** What the last credential op answered, as shown. */
+  declare credential: string;
+  /** The agent's requests (`grant`, `refresh`) and the state each was read at. */
+  declare asked: { op: 'grant' | 'refresh'; request: string; what: string; state: string }[];
 
   /** The open stream, what of the typed text went into it, and the chain its ops run on. */
   private stream: { id: string; idleMs: number } | null = null;
@@ -57,6 +67,74 @@ export class AgentPanel extends LitElement {
     this.streamHits = null;
     this.streamState = 'no stream open';
     this.registered = '';
+    this.records = null;
+    this.credential = '';
+    this.asked = [];
+  }
+
+  private async credentialOp(run: () => Promise<string>) {
+    try {
+      this.credential = await run();
+    } catch (error) {
+      this.credential = explain(error);
+    }
+  }
+
+  private listRecords() {
+    return this.credentialOp(async () => {
+      this.records = (await this.agent!.request('records', {})).records;
+      return '';
+    });
+  }
+
+  private field(event: SubmitEvent, name: string) {
+    event.preventDefault();
+    return String(new FormData(event.target as HTMLFormElement).get(name) ?? '').trim();
+  }
+
+  private model(event: SubmitEvent) {
+    const provider = this.field(event, 'provider');
+    return this.credentialOp(async () => {
+      const m = await this.agent!.request('model', { provider });
+      return `${m.name} is ${m.placeholder}: pi-ai puts it where the key goes; the vault fills the key in for ${m.baseUrls.join(', ')} only.`;
+    });
+  }
+
+  private grant(event: SubmitEvent) {
+    const provider = this.field(event, 'grant-provider');
+    const scopes = this.field(event, 'scopes')
+      .split(/[\s,]+/)
+      .filter(Boolean);
+    return this.credentialOp(async () => {
+      const { request } = (await this.agent!.request('grant', { provider, ...(scopes.length && { scopes }) })) as { request: string };
+      this.asked = [...this.asked, { op: 'grant', request, what: `sign in to ${provider}`, state: 'pending' }];
+      return `Asked the person to sign in to ${provider} (request ${request}): it waits in Settings › Secrets.`;
+    });
+  }
+
+  private refresh(event: SubmitEvent) {
+    const name = this.field(event, 'refresh-name');
+    return this.credentialOp(async () => {
+      const reply = await this.agent!.request('refresh', { name });
+      if ('state' in reply && reply.state === 'fresh')
+        return `${name} is fresh${'expiresAt' in reply && reply.expiresAt ? ` until ${new Date(reply.expiresAt).toLocaleString()}` : ''}: nothing to renew.`;
+      const request = (reply as { request: string }).request;
+      this.asked = [...this.asked, { op: 'refresh', request, what: `renew ${name}`, state: 'pending' }];
+      return `Asked the page to renew ${name} (request ${request}).`;
+    });
+  }
+
+  /** Reads each request's state again, as the agent would poll it. */
+  private check() {
+    return this.credentialOp(async () => {
+      this.asked = await Promise.all(
+        this.asked.map(async (a) => {
+          const r = (await this.agent!.request(a.op, { request: a.request })) as { state: string; name?: string; placeholder?: string };
+          return { ...a, state: r.name ? `${r.state}: ${r.name} is ${r.placeholder}` : r.state };
+        }),
+      );
+      return '';
+    });
   }
 
   /** `endpoints`: a model base URL and an MCP server (with the mcp records it may use). */
@@ -184,7 +262,7 @@ export class AgentPanel extends LitElement {
     if (!this.agent) {
       return html`<section class="card">
         <h2>Agent port</h2>
-        <p class="hint">bios hands its agent worker a port of role <code>agent</code>: it may scrub text and register endpoints, and never sees a value or an event.</p>
+        <p class="hint">bios hands its agent worker a port of role <code>agent</code>: it may scrub text, register endpoints and read its credentials as placeholders, and never sees a value or an event.</p>
         <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" @click=${this.connect}>
           <span class="spectrum-Button-label">Say hello as the agent</span>
         </button>
@@ -221,6 +299,47 @@ export class AgentPanel extends LitElement {
         <h3>What the model would see</h3>
         <pre data-testid="stream-output">${this.output || ' '}</pre>
         ${this.streamHits ? this.hitList(this.streamHits) : ''}
+      </section>
+      <section class="card">
+        <h2>Credentials, as placeholders</h2>
+        <p class="hint">The agent never holds a key: it reads placeholders here and puts them where pi-ai puts a key; the vault fills the key in only for its own provider (Forward › A model request).</p>
+        <div class="row">
+          <button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeM" @click=${this.listRecords}>
+            <span class="spectrum-Button-label">List the records</span>
+          </button>
+        </div>
+        ${
+          this.records
+            ? this.records.length
+              ? html`<table data-testid="agent-records">
+                  <thead><tr><th>name</th><th>kind</th><th>provider</th><th>placeholder</th><th>state</th></tr></thead>
+                  <tbody>${this.records.map((r) => html`<tr data-record=${r.name}><td>${r.name}</td><td>${r.kind}</td><td>${r.provider ?? ''}</td><td><code>${r.placeholder}</code></td><td>${r.state}</td></tr>`)}</tbody>
+                </table>`
+              : html`<p class="muted">No records.</p>`
+            : ''
+        }
+        <form class="row" @submit=${this.model}>
+          <label class="grow">Model credential for<input name="provider" required placeholder="anthropic" /></label>
+          <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" type="submit"><span class="spectrum-Button-label">Look up</span></button>
+        </form>
+        <form class="row" @submit=${this.grant}>
+          <label class="grow">Ask the person to sign in to<input name="grant-provider" required placeholder="github" /></label>
+          <label class="grow">scopes<input name="scopes" placeholder="repo read:org" /></label>
+          <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" type="submit"><span class="spectrum-Button-label">Ask for a sign-in</span></button>
+        </form>
+        <form class="row" @submit=${this.refresh}>
+          <label class="grow">Renew the sign-in value<input name="refresh-name" required placeholder="GITHUB_TOKEN" /></label>
+          <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" type="submit"><span class="spectrum-Button-label">Refresh</span></button>
+        </form>
+        ${this.credential ? html`<p class="ok" role="status" data-testid="credential">${this.credential}</p>` : ''}
+        ${
+          this.asked.length
+            ? html`<ul data-testid="asked">${this.asked.map((a) => html`<li data-request=${a.request}>${a.what}: <strong>${a.state}</strong></li>`)}</ul>
+                <button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeS" @click=${this.check}>
+                  <span class="spectrum-Button-label">Check the requests</span>
+                </button>`
+            : ''
+        }
       </section>
       <section class="card">
         <h2>Endpoints</h2>

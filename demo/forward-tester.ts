@@ -10,6 +10,16 @@ import { panelStyles } from './styles.ts';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
+/** Where pi-ai sends a provider's model request, and the header its key goes in (README, Model and MCP endpoints). */
+const MODEL_SHAPES: Record<string, { url: string; key: (placeholder: string) => string[] }> = {
+  anthropic: { url: 'https://api.anthropic.com/v1/messages', key: (p) => [`x-api-key: ${p}`, 'anthropic-version: 2023-06-01'] },
+  openai: { url: 'https://api.openai.com/v1/responses', key: (p) => [`Authorization: Bearer ${p}`] },
+  google: {
+    url: 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse',
+    key: (p) => [`x-goog-api-key: ${p}`],
+  },
+};
+
 function parseHeaders(text: string): [string, string][] {
   return text
     .split('\n')
@@ -107,6 +117,34 @@ export class ForwardTester extends LitElement {
     this.edited ||= edited;
   }
 
+  /**
+   * A model request as pi-ai builds it for the first model record: the key's placeholder in its
+   * provider's header, a prompt body for the person to paste a value into.
+   */
+  private modelRequest() {
+    const record = this.secrets.find((s) => s.kind === 'model' && s.provider);
+    if (!record) {
+      this.error = 'Add a model record first: Settings › Secrets, kind model, with its provider.';
+      return;
+    }
+    const provider = record.provider!;
+    // A base URL gets an OpenAI-compatible request; another catalog id keeps the URL typed here.
+    const shape = MODEL_SHAPES[provider] ?? {
+      url: provider.startsWith('https://') ? `${provider.replace(/\/+$/, '')}/chat/completions` : this.url,
+      key: (p: string) => [`Authorization: Bearer ${p}`],
+    };
+    this.error =
+      MODEL_SHAPES[provider] || provider.startsWith('https://')
+        ? ''
+        : `Type the URL of a ${provider} model endpoint: the demo knows the shapes of ${Object.keys(MODEL_SHAPES).join(', ')}.`;
+    this.method = 'POST';
+    this.url = shape.url;
+    this.headers = ['content-type: application/json', ...shape.key(record.placeholder)].join('\n');
+    this.body = JSON.stringify({ model: 'a-model', messages: [{ role: 'user', content: 'Paste one of your values here: ' }] });
+    this.traits = { ...this.traits, manualRedirects: true };
+    this.edited = true;
+  }
+
   private async send() {
     this.error = '';
     this.result = null;
@@ -151,7 +189,7 @@ export class ForwardTester extends LitElement {
           )}
         </tbody>
       </table>
-      ${r.body ? html`<h3>The body bios sends instead of its own (scrubbed, MCP)</h3><pre>${new TextDecoder().decode(r.body)}</pre>` : ''}
+      ${r.body ? html`<h3>The body bios sends instead of its own, every value scrubbed out</h3><pre data-testid="sent-body">${new TextDecoder().decode(r.body)}</pre>` : ''}
       <div class="row">
         <label class="check"><input type="checkbox" .checked=${this.reveal} @change=${(e: Event) => (this.reveal = (e.target as HTMLInputElement).checked)} />reveal the filled-in values</label>
       </div>
@@ -198,7 +236,7 @@ ${e.head.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}</pre>`
         <label class="block"><span>Headers, one <code>Name: value</code> a line</span>
           <textarea aria-label="headers" spellcheck="false" .value=${this.headers} @input=${(e: Event) => ((this.headers = str(e)), (this.edited = true))}></textarea>
         </label>
-        <label class="block"><span>Body (only an MCP request's is sent to the vault)</span>
+        <label class="block"><span>Body (sent to the vault for a model or MCP request, which comes back scrubbed)</span>
           <textarea aria-label="body" spellcheck="false" .value=${this.body} @input=${(e: Event) => (this.body = str(e))}></textarea>
         </label>
         <div class="row">
@@ -211,6 +249,9 @@ ${e.head.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}</pre>`
           <label class="check"><input type="checkbox" .checked=${!!this.traits.encodedBodies} @change=${(e: Event) => (this.traits = { ...this.traits, encodedBodies: (e.target as HTMLInputElement).checked })} />encoded bodies</label>
           <label>owner uid<input class="num" type="number" .value=${String(this.owner.uid)} @change=${(e: Event) => (this.owner = { ...this.owner, uid: Number(str(e)) })} /></label>
           <label>tag<input class="num" .value=${this.owner.tag} @change=${(e: Event) => (this.owner = { ...this.owner, tag: str(e) })} /></label>
+          <button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeM" @click=${this.modelRequest}>
+            <span class="spectrum-Button-label">A model request, as pi-ai sends it</span>
+          </button>
           <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" @click=${this.send}>
             <span class="spectrum-Button-label">Forward</span>
           </button>

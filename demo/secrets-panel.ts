@@ -4,8 +4,12 @@ import { LitElement, html } from 'lit';
 import type { RecordKind, SecretView, VaultList, VaultStatus } from '../src/contract.ts';
 import { type PagePort, explain } from './vault-client.ts';
 import { execText, kindText, ruleText, time } from './format.ts';
+import endpoints from '../src/endpoints.json' with { type: 'json' };
 import { panelStyles } from './styles.ts';
 import './pending-requests.ts';
+
+/** The catalog's provider ids (the built-in model list the build writes), for a model record's provider. */
+const PROVIDERS = [...new Set((endpoints as { providers?: string[] }[]).flatMap((e) => e.providers ?? []))].sort();
 import './audit-log.ts';
 
 export class SecretsPanel extends LitElement {
@@ -79,8 +83,9 @@ export class SecretsPanel extends LitElement {
     const name = String(data.get('name'));
     const value = String(data.get('value'));
     const kind = String(data.get('kind')) as RecordKind;
-    // An mcp record is filled in only under its server's URL (README, Model and MCP endpoints).
-    const provider = kind === 'mcp' ? String(data.get('server') ?? '') : undefined;
+    // An mcp record is filled in only under its server's URL, a model record only for its provider
+    // (README, Model and MCP endpoints).
+    const provider = kind === 'mcp' || kind === 'model' ? String(data.get('provider') ?? '').trim() : undefined;
     // The value leaves the page's memory with the request; the field is cleared at once.
     (form.elements.namedItem('value') as HTMLInputElement).value = '';
     void this.act(async () => {
@@ -95,7 +100,10 @@ export class SecretsPanel extends LitElement {
   private row(s: SecretView) {
     const removed = s.state === 'removed';
     return html`<tr data-secret=${s.name}>
-      <td><strong>${s.name}</strong><div class="muted">${kindText(s.kind)} · ${s.source}${s.provider ? ` · ${s.provider}` : ''}${s.account ? ` (${s.account})` : ''}</div></td>
+      <td>
+        <strong>${s.name}</strong><div class="muted">${kindText(s.kind)} · ${s.source}${s.provider ? ` · ${s.provider}` : ''}${s.account ? ` (${s.account})` : ''}</div>
+        ${s.warning ? html`<div class="warn" data-testid="warning">${s.warning}</div>` : ''}
+      </td>
       <td><span class="badge ${s.state}" data-testid="state">${s.state}</span></td>
       <td><code>${s.placeholder}</code></td>
       <td>${s.rules.length ? s.rules.map((r) => html`<div class="mono">${ruleText(r)}</div>`) : html`<span class="muted">none</span>`}</td>
@@ -160,8 +168,11 @@ export class SecretsPanel extends LitElement {
           </select></label>
           ${
             this.kind === 'mcp'
-              ? html`<label class="grow">MCP server URL<input name="server" type="url" required autocomplete="off" pattern="(https://|http://[0-9]+\\.kernel\\.localhost/).*" placeholder="https://mcp.example.com/mcp" /></label>`
-              : ''
+              ? html`<label class="grow">MCP server URL<input name="provider" type="url" required autocomplete="off" pattern="(https://|http://[0-9]+\\.kernel\\.localhost/).*" placeholder="https://mcp.example.com/mcp" /></label>`
+              : this.kind === 'model'
+                ? html`<label class="grow">Provider (from the list, or an https base URL)<input name="provider" list="providers" required autocomplete="off" placeholder="anthropic" /></label>
+                    <datalist id="providers">${PROVIDERS.map((p) => html`<option value=${p}></option>`)}</datalist>`
+                : ''
           }
           <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" type="submit">
             <span class="spectrum-Button-label">Add</span>
@@ -193,7 +204,7 @@ export class SecretsPanel extends LitElement {
       </section>
       <section class="card">
         <h2>Waiting for you</h2>
-        <demo-pending .page=${this.page} .waiting=${this.status?.waiting ?? []}></demo-pending>
+        <demo-pending .page=${this.page} .waiting=${this.status?.waiting ?? []} .secrets=${list?.secrets ?? []}></demo-pending>
       </section>
       <section class="card">
         <h2>Refused rules</h2>

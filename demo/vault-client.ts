@@ -43,7 +43,7 @@ class Port {
         this.waiting.delete(data.id);
         if ('error' in data && data.error) waiter?.reject(new VaultError((data as ErrorReply).error));
         else waiter?.resolve(data);
-      } else if (data.op === 'placeholders' || data.op === 'changed' || data.op === 'status') {
+      } else if (data.op === 'placeholders' || data.op === 'changed' || data.op === 'status' || data.op === 'refresh') {
         for (const listener of this.listeners) listener(data);
       }
     };

@@ -236,6 +236,90 @@ test('the agent redacts a pasted text and scrubs a stream as it is typed', async
   await shot(page, 'agent');
 });
 
+test("the agent's credentials: placeholders only, a model key filled in for its provider with the prompt scrubbed, a sign-in and a renewal answered in Settings", async () => {
+  const modelKey = `sk-ant-api03-${randomUUID().replaceAll('-', '')}`;
+  await tab('secrets');
+  await page.fill('demo-secrets input[name=name]', 'anthropic-key');
+  await page.fill('demo-secrets input[name=value]', modelKey);
+  await page.selectOption('demo-secrets select[name=kind]', 'model');
+  await page.fill('demo-secrets input[name=provider]', 'anthropic');
+  await page.click('demo-secrets button[type=submit]');
+  const row = page.locator('demo-secrets tr[data-secret=anthropic-key]');
+  await row.waitFor();
+  const modelPlaceholder = (await row.locator('code').innerText()).trim();
+
+  await tab('forward');
+  await page.click('demo-forward button:has-text("A model request, as pi-ai sends it")');
+  assert.equal(await page.inputValue('demo-forward [aria-label=url]'), 'https://api.anthropic.com/v1/messages');
+  assert.match(await page.inputValue('demo-forward [aria-label=headers]'), new RegExp(`x-api-key: ${modelPlaceholder}`));
+  await page.fill('demo-forward [aria-label=body]', JSON.stringify({ model: 'a-model', messages: [{ role: 'user', content: `my token is ${VALUE}` }] }));
+  await page.click('demo-forward button:has-text("Forward")');
+  const injected = page.locator('demo-forward [data-testid=injected]');
+  await injected.locator('[data-testid=sent-body]').waitFor();
+  assert.equal(await injected.locator('[data-testid=filled]').count(), 1, 'the key, in x-api-key');
+  const sent = await injected.locator('[data-testid=sent-body]').innerText();
+  assert.match(sent, new RegExp(`my token is ${placeholder}`));
+  await page.fill('demo-forward [aria-label=body]', '');
+  for (const value of [VALUE, modelKey]) assert.equal((await everything(page)).includes(value), false, 'no value on the page');
+  await shot(page, 'forward-model');
+  // A secret's placeholder on the model host is refused for what it is.
+  await page.fill('demo-forward [aria-label=headers]', `content-type: application/json\nx-api-key: ${modelPlaceholder}\nAuthorization: Bearer ${placeholder}`);
+  await page.fill('demo-forward [aria-label=body]', '{}');
+  await page.click('demo-forward button:has-text("Forward")');
+  await page.locator('demo-forward [data-testid=refused]').getByText('secrets are never sent to model or MCP endpoints').waitFor();
+  await page.fill('demo-forward [aria-label=body]', '');
+
+  await tab('agent');
+  await page.click('demo-agent button:has-text("List the records")');
+  const listed = page.locator('demo-agent [data-testid=agent-records] tr[data-record=anthropic-key]');
+  await listed.waitFor();
+  assert.equal((await listed.locator('code').innerText()).trim(), modelPlaceholder);
+  await page.fill('demo-agent input[name=provider]', 'anthropic');
+  await page.click('demo-agent button:has-text("Look up")');
+  await page.locator('demo-agent [data-testid=credential]').getByText(`anthropic-key is ${modelPlaceholder}`).waitFor();
+
+  await page.fill('demo-agent input[name=grant-provider]', 'github');
+  await page.click('demo-agent button:has-text("Ask for a sign-in")');
+  await page.locator('demo-agent [data-testid=credential]').getByText('Asked the person to sign in to github').waitFor();
+  await tab('secrets');
+  const signIn = page.locator('demo-pending [data-kind=oauth]');
+  await signIn.getByText('Sign in to github').waitFor();
+  assert.match(await signIn.innerText(), /asked by the agent/);
+  await signIn.locator('input[name=value]').fill(`gho_${randomUUID().replaceAll('-', '')}`);
+  await signIn.locator('input[name=minutes]').fill('1');
+  await signIn.getByRole('button', { name: 'Seal the sign-in' }).click();
+  await page.locator('demo-pending').getByText('Signed in to github: GITHUB_TOKEN sealed.').waitFor();
+  await page.locator('demo-secrets tr[data-secret=GITHUB_TOKEN]').waitFor();
+
+  await tab('agent');
+  await page.click('demo-agent button:has-text("Check the requests")');
+  await page
+    .locator('demo-agent [data-testid=asked]')
+    .getByText(/done: GITHUB_TOKEN is fnox_proxy_[0-9a-f]{24}/)
+    .waitFor();
+  await page.fill('demo-agent input[name=refresh-name]', 'GITHUB_TOKEN');
+  await page.click('demo-agent button:has-text("Refresh")');
+  await page.locator('demo-agent [data-testid=credential]').getByText('Asked the page to renew GITHUB_TOKEN').waitFor();
+  await tab('secrets');
+  const renewal = page.locator('demo-pending [data-kind=refresh]');
+  await renewal.getByText('Renew GITHUB_TOKEN, a sign-in to github').waitFor();
+  await renewal.locator('input[name=value]').fill(`gho_${randomUUID().replaceAll('-', '')}`);
+  await renewal.getByRole('button', { name: 'Renew', exact: true }).click();
+  await page.locator('demo-pending').getByText('GITHUB_TOKEN renewed; its placeholder stays.').waitFor();
+  await tab('agent');
+  await page.click('demo-agent button:has-text("Check the requests")');
+  await page.waitForFunction(
+    () =>
+      document.querySelector('demo-app').shadowRoot.querySelector('demo-agent').shadowRoot.querySelectorAll('[data-testid=asked] li strong').length === 2 &&
+      [...document.querySelector('demo-app').shadowRoot.querySelector('demo-agent').shadowRoot.querySelectorAll('[data-testid=asked] li strong')].every((e) =>
+        e.textContent.startsWith('done'),
+      ),
+  );
+  await shot(page, 'agent-credentials');
+  await tab('secrets');
+  await page.locator('demo-audit').getByText('anthropic-key sent to model provider anthropic').first().waitFor();
+});
+
 test('locks with a passphrase in the popup, stays locked over a reload, and unlocks from the button', async () => {
   try {
     await lockReloadUnlock();
