@@ -4,6 +4,9 @@ import { type Endpoint, hostMatches, matchesEndpoint, pathUnder, ruleOnlyReaches
 
 // The dev server's esbuild plugin strips import attributes, so the generated list is fetched.
 const BUILTIN: Endpoint[] = await (await fetch('/src/endpoints.json')).json();
+/** Each entry's place alone, so that an entry is found (or not) whatever provider ids it carries. */
+const PLACES = BUILTIN.map(({ host, path }) => ({ host, path }));
+const providersOf = (host: string, path = '/') => BUILTIN.find((e) => e.host === host && e.path === path)?.providers;
 const rule = (domain: string, paths: string[] = []): Rule => ({ domain, header: 'authorization', methods: [], paths });
 
 describe('the generated endpoint list', () => {
@@ -16,10 +19,10 @@ describe('the generated endpoint list', () => {
     }
   });
   it("holds pi-ai's base URLs with templated parts as *", () => {
-    expect(BUILTIN).to.deep.include({ host: 'api.anthropic.com', path: '/' });
-    expect(BUILTIN).to.deep.include({ host: 'api.openai.com', path: '/v1' });
-    expect(BUILTIN).to.deep.include({ host: '*-aiplatform.googleapis.com', path: '/' });
-    expect(BUILTIN).to.deep.include({ host: 'gateway.ai.cloudflare.com', path: '/v1/*/*/openai' });
+    expect(PLACES).to.deep.include({ host: 'api.anthropic.com', path: '/' });
+    expect(PLACES).to.deep.include({ host: 'api.openai.com', path: '/v1' });
+    expect(PLACES).to.deep.include({ host: '*-aiplatform.googleapis.com', path: '/' });
+    expect(PLACES).to.deep.include({ host: 'gateway.ai.cloudflare.com', path: '/v1/*/*/openai' });
   });
   it('holds the fixed Bedrock, Azure and Adobe entries', () => {
     for (const host of [
@@ -30,12 +33,20 @@ describe('the generated endpoint list', () => {
       '*.ai.azure.com',
       'adobe-llm-proxy.paolo-moz.workers.dev',
     ]) {
-      expect(BUILTIN).to.deep.include({ host, path: '/' });
+      expect(PLACES).to.deep.include({ host, path: '/' });
     }
   });
+  it("names each entry's provider ids, the catalog's for the fixed hosts", () => {
+    expect(providersOf('api.anthropic.com')).to.include('anthropic');
+    expect(providersOf('api.openai.com', '/v1')).to.include('openai');
+    expect(providersOf('bedrock-runtime.*.amazonaws.com')).to.deep.equal(['amazon-bedrock']);
+    expect(providersOf('*.openai.azure.com')).to.deep.equal(['azure']);
+    expect(providersOf('*-aiplatform.googleapis.com')).to.deep.equal(['google-vertex']);
+    expect(providersOf('adobe-llm-proxy.paolo-moz.workers.dev')).to.deep.equal(['adobe']);
+  });
   it('drops entries another entry covers', () => {
-    expect(BUILTIN).not.to.deep.include({ host: 'bedrock-runtime.us-east-1.amazonaws.com', path: '/' });
-    expect(BUILTIN).not.to.deep.include({ host: 'openrouter.ai', path: '/api/v1' });
+    expect(PLACES).not.to.deep.include({ host: 'bedrock-runtime.us-east-1.amazonaws.com', path: '/' });
+    expect(PLACES).not.to.deep.include({ host: 'openrouter.ai', path: '/api/v1' });
   });
 });
 
