@@ -15,7 +15,7 @@ export function wait(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function waitFor<T>(target: EventTarget, type: string, accept: (event: Event) => T | undefined, ms = 10000): Promise<T> {
+function waitFor<T>(target: EventTarget, type: string, accept: (event: Event) => T | undefined, ms = 15000): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       target.removeEventListener(type, listener);
