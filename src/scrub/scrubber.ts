@@ -134,17 +134,24 @@ const JSON_ONLY = 1 << JSON_;
  */
 const DECODING_PREFIX = MAX_STEP + 6;
 /**
- * How the patterns under one key are told apart (`longestIn`), by kind: raw, hex and separated hex
- * by their bytes (hex in either case), url (1), json (2), \x escapes (4) and base64 and the wrapped
- * forms (3) by the input read as they read it.
+ * How the patterns under one key are told apart (`longestIn`): by the input read as each class
+ * reads it. Raw bytes as they are (0); url (1), json (2), \x escapes (4), hex with line breaks
+ * skipped (5) and separated hex (6) decoded to the value's bytes; base64 and raw-wrapped characters
+ * with line breaks skipped (3), UTF-16LE base64's further on (7: its character 18 is the value's 7th).
  */
-const CHECK_CLASS = [0, 3, 0, 1, 2, 4, 0, 3, 3]; // by kind: EXACT, B64, HEX, URL, JSON_, XESC, HEXSEP, RAWW, HEXW
-/** Kinds told apart by their value's bytes (the input decoded), not their own. */
-const BY_VALUE = (1 << URL) | (1 << JSON_) | (1 << XESC);
-/** Where a pattern's check gram is: the last 4 of the bytes a decoding form keeps (of its value's bytes, for url and json). */
+const CHECK_CLASS = [0, 3, 5, 1, 2, 4, 6, 3, 5]; // by kind: EXACT, B64, HEX, URL, JSON_, XESC, HEXSEP, RAWW, HEXW
+const CHECK_UTF16 = 7;
+/** Classes told apart by their value's bytes (the input decoded), not their own. */
+const BY_VALUE = (1 << 1) | (1 << 2) | (1 << 4) | (1 << 5) | (1 << 6);
+/** Where a pattern's check gram is: the last 4 of the bytes a decoding form keeps (of its value's bytes, where it is told apart by them). */
 const CHECK_AT = DECODING_PREFIX - 4;
-/** How many patterns under one key make the check worth its reads (smaller groups verify each). */
-const CHECK_FROM = 4;
+/** UTF-16LE base64's check gram: its characters there stand for the value's 18th character, as CHECK_AT does for the others. */
+const CHECK_AT_UTF16 = 48;
+/**
+ * How many patterns under one key make the check worth its reads (smaller groups verify each):
+ * one value's own forms put up to 6 under its raw bytes' key (raw, raw-wrapped, json, url, \x).
+ */
+const CHECK_FROM = 12;
 /**
  * The most input bytes a pattern of `len` bytes (a base64 one: characters) over a value of `raw`
  * bytes can span: one LF or CRLF between any two characters of a wrapping form (UTF-16LE base64's
@@ -270,7 +277,7 @@ class Strings {
       this.bytes = grown;
     }
     const into = this.bytes;
-    if (n < 16) for (let i = 0; i < n; i++) into[this.size + i] = src[from + i];
+    if (n < 64) for (let i = 0; i < n; i++) into[this.size + i] = src[from + i];
     else into.set(src.subarray(from, to), this.size);
     const id = this.count++;
     if (id === this.off.length) {
@@ -541,12 +548,12 @@ const pushPrefix = (out: number[], form: number, kind: number, s: Strings) =>
  * interned into `s`, as (form, kind, string id, base64 shape, raw string id or -1 for the value's
  * own) appended to `out`; repeats within the value are dropped later.
  */
-function encodedForms(raw: Uint8Array, o: number, n: number, s: Strings, out: number[]): void {
+function encodedForms(raw: Uint8Array, o: number, n: number, rawId: number, s: Strings, out: number[]): void {
   base64Forms(raw, o, n, s, out, false, -1, n);
   // The raw bytes split by line breaks, and the JSON spelling that escapes nothing, under which
   // JSON text with escapes anywhere is looked up, escapes decoded (`matchAt`): one string.
   const rawPrefix = s.intern(raw, o, o + Math.min(n, DECODING_PREFIX));
-  out.push(F_RAWW, RAWW, rawPrefix, 0, -1);
+  out.push(F_RAWW, RAWW, rawId, 0, -1);
   // Lower case only: verification reads hex digits in any case.
   hexForm(raw, o, n);
   pushPrefix(out, F_HEX, HEX, s);
@@ -645,11 +652,13 @@ interface Tables {
   /** Whether every value, so every pattern, is ASCII: a string is then scanned as it is (`scanText`). */
   ascii: boolean;
   /**
-   * Pattern → its check gram (`longestIn`), where `checked`: a url or json pattern's value's 4 bytes
-   * at CHECK_AT, any other's own 4 bytes there, folded.
+   * Pattern → its check gram (`longestIn`), where `checked`: for a class told apart BY_VALUE its
+   * value's 4 bytes at CHECK_AT, for the others its own 4 bytes there (CHECK_AT_UTF16), folded.
    */
   check: Int32Array;
   checked: Uint8Array;
+  /** Pattern → its CHECK_CLASS. */
+  checkClass: Uint8Array;
 }
 
 function pow2Bits(n: number): number {
@@ -842,14 +851,18 @@ function build(values: readonly ScrubValue[]): Tables {
     if (size > MAX_VALUE_BYTES) throw new RangeError(`scrubber: value #${i} (${v.name}) is longer than 1 MiB`);
     return s.intern(scratch, 0, size);
   });
-  const add = (bytes: number, kind: number, v: number, form: number, shape: number, rawId: number) => {
-    const name = values[v].name;
+  /** Where a name's slots are in `slotOf`, its `partial` slot made with it. */
+  const nameAt = (name: string) => {
     let at = nameIndex.get(name);
     if (at === undefined) {
       nameIndex.set(name, (at = nameIndex.size * FORMS.length));
       slotOf[at + F_PARTIAL] = slots.push({ name, form: 'partial' }) - 1;
       repOf.push(repText.push(`[redacted:${name}]`) - 1);
     }
+    return at;
+  };
+  const add = (bytes: number, kind: number, v: number, at: number, form: number, shape: number, rawId: number) => {
+    const name = values[v].name;
     let slot = slotOf[at + form];
     if (slot < 0) {
       slotOf[at + form] = slot = slots.push({ name, form: FORMS[form] }) - 1;
@@ -866,7 +879,7 @@ function build(values: readonly ScrubValue[]): Tables {
   for (let v = 0; v < values.length; v++) {
     if (s.flags[rawIds[v]] & RAW_ADDED) continue;
     s.flags[rawIds[v]] |= RAW_ADDED;
-    add(rawIds[v], EXACT, v, F_RAW, 0, -1);
+    add(rawIds[v], EXACT, v, nameAt(values[v].name), F_RAW, 0, -1);
   }
   const forms: number[] = [];
   const decoding: number[] = []; // this value's decoding patterns so far: string id × 8 + kind
@@ -876,7 +889,8 @@ function build(values: readonly ScrubValue[]): Tables {
     s.flags[rawIds[v]] |= FORMS_DONE;
     forms.length = 0;
     decoding.length = 0;
-    encodedForms(s.bytes, s.off[rawIds[v]], s.len[rawIds[v]], s, forms);
+    encodedForms(s.bytes, s.off[rawIds[v]], s.len[rawIds[v]], rawIds[v], s, forms);
+    const at = nameAt(values[v].name);
     for (let f = 0; f < forms.length; f += 5) {
       const kind = forms[f + 1];
       const bytes = forms[f + 2];
@@ -887,7 +901,7 @@ function build(values: readonly ScrubValue[]): Tables {
         if (decoding.includes(id)) continue;
         decoding.push(id);
       }
-      add(bytes, kind, v, forms[f], forms[f + 3], forms[f + 4]);
+      add(bytes, kind, v, at, forms[f], forms[f + 3], forms[f + 4]);
     }
   }
 
@@ -919,9 +933,20 @@ function build(values: readonly ScrubValue[]): Tables {
 
   const check = new Int32Array(count);
   const checked = new Uint8Array(count);
+  const checkClass = new Uint8Array(count);
   for (let i = 0; i < count; i++) {
-    // url, json and \x escapes are told apart by their values' bytes, the others by their own.
-    const decoded = ((BY_VALUE >> kind[i]) & 1) === 1;
+    const c = (checkClass[i] = kind[i] === B64 && b64[i] & B64_UTF16 ? CHECK_UTF16 : CHECK_CLASS[kind[i]]);
+    if (c === CHECK_UTF16) {
+      // Spelled from the value: the pattern keeps only its first DECODING_PREFIX characters.
+      if (len[i] < CHECK_AT_UTF16 + 4) continue;
+      const a = b64[i] & B64_ALIGN;
+      const from = Math.ceil((8 * a) / 6) + CHECK_AT_UTF16;
+      base64Into(pat, raw[i], rawLen[i], a, from, from + 4);
+      checked[i] = 1;
+      check[i] = gramAt(b64Std, 0);
+      continue;
+    }
+    const decoded = ((BY_VALUE >> c) & 1) === 1;
     if ((decoded ? rawLen[i] : s.len[pBytes[i]]) < CHECK_AT + 4) continue;
     checked[i] = 1;
     check[i] = decoded ? wordAt(pat, raw[i] + CHECK_AT) : gramAt(pat, off[i] + CHECK_AT);
@@ -1007,16 +1032,20 @@ function build(values: readonly ScrubValue[]): Tables {
   for (let i = 0; i < count; i++) list[keyTo[keyOf[i]]++] = i;
   // A group of CHECK_FROM patterns and more: those without a check gram first, in pattern order,
   // then those with one, by class and check gram, so a start verifies only those whose gram it has.
+  // (Patterns with the same class and gram are all verified, the earliest kept on a tie, so their
+  // order among themselves doesn't matter.)
   const keyMid = Int32Array.from(keyTo);
+  let order: Float64Array | null = null;
   for (let h = 0; h < keys.length; h++) {
     if (keyFrom[h] === -1 || keyTo[h] - keyFrom[h] < CHECK_FROM) continue;
-    const group = Array.from(list.subarray(keyFrom[h], keyTo[h]));
-    const plain = group.filter((p) => checked[p] === 0);
-    list.set(plain, keyFrom[h]);
-    list.set(
-      group.filter((p) => checked[p] === 1).sort((a, b) => CHECK_CLASS[kind[a]] - CHECK_CLASS[kind[b]] || check[a] - check[b] || a - b),
-      (keyMid[h] = keyFrom[h] + plain.length),
-    );
+    order ??= Float64Array.from(check, (c, p) => checkClass[p] * 2 ** 32 + c + 2 ** 31);
+    const sortKey = order;
+    const group = list.slice(keyFrom[h], keyTo[h]);
+    let w = keyFrom[h];
+    for (const p of group) if (checked[p] === 0) list[w++] = p;
+    keyMid[h] = w;
+    for (const p of group) if (checked[p] === 1) list[w++] = p;
+    list.subarray(keyMid[h], w).sort((a, b) => sortKey[a] - sortKey[b]);
   }
   return {
     count,
@@ -1052,6 +1081,7 @@ function build(values: readonly ScrubValue[]): Tables {
     ascii,
     check,
     checked,
+    checkClass,
   };
 }
 
@@ -1078,6 +1108,7 @@ const typedArraysOf = (t: Tables) => [
   t.list,
   t.check,
   t.checked,
+  t.checkClass,
 ];
 
 function tableBytes(t: Tables): number {
@@ -1310,8 +1341,8 @@ function longestIn(t: Tables, k: number, d: Uint8Array, s: number, n: number, on
   // Many patterns under one key (values sharing a prefix, as one vendor's keys do): of a class,
   // only those with the input's check gram can match; a class the input can't match is passed.
   for (let j = mid; j < to; ) {
-    const c = CHECK_CLASS[t.kind[list[j]]];
-    const end = firstWhere(j, to, (i) => CHECK_CLASS[t.kind[list[i]]] > c);
+    const c = t.checkClass[list[j]];
+    const end = firstWhere(j, to, (i) => t.checkClass[list[i]] > c);
     const check = checkOf(c, d, s, n);
     if (check !== null) {
       j = firstWhere(j, end, (i) => t.check[list[i]] >= check);
@@ -1322,24 +1353,32 @@ function longestIn(t: Tables, k: number, d: Uint8Array, s: number, n: number, on
   return found;
 }
 
-/** Bytes 0 to CHECK_AT + 4 of what a class reads at a start. */
-const READ = new Uint8Array(CHECK_AT + 8);
+/** Bytes 0 to CHECK_AT_UTF16 + 4 of what a class reads at a start. */
+const READ = new Uint8Array(CHECK_AT_UTF16 + 8);
 
 /**
- * The check gram of the input at s for a class, read as its patterns' verification reads it: raw
- * and hex bytes as they are, url, json and \x escapes decoded to the value's bytes, base64 and
- * wrapped characters with a line break skipped before each; null where no pattern of the class can
- * match there.
+ * The check gram of the input at s for a class (CHECK_CLASS), read as its patterns' verification
+ * reads it; null where no pattern of the class can match there.
  */
 function checkOf(c: number, d: Uint8Array, s: number, n: number): number | null {
-  const want = CHECK_AT + 4;
+  const at = c === CHECK_UTF16 ? CHECK_AT_UTF16 : CHECK_AT;
+  const want = at + 4;
   if (c === 0) return s + want <= n ? gramAt(d, s + CHECK_AT) : null;
+  const sep = d[s + 2];
+  if (c === 6 && sep !== 32 && sep !== 58 && sep !== 45) return null;
   let i = s;
   for (let k = 0; k < want; ) {
-    if (k > 0 && c === 3 && i < n) i = skipBreak(d, i, n);
+    if (k > 0 && (c === 3 || c === 5 || c === CHECK_UTF16) && i < n) i = skipBreak(d, i, n);
     if (i >= n) return null;
-    if (c === 3) {
+    if (c === 3 || c === CHECK_UTF16) {
       READ[k++] = d[i++];
+    } else if (c === 5 || c === 6) {
+      if (c === 6 && k > 0 && d[i++] !== sep) return null;
+      const hi = i < n ? HEXVAL[d[i]] : 255;
+      i = c === 5 ? skipBreak(d, i + 1, n) : i + 1;
+      const lo = i < n ? HEXVAL[d[i++]] : 255;
+      if ((hi | lo) > 15) return null;
+      READ[k++] = (hi << 4) | lo;
     } else if (c === 1) {
       READ[k++] = urlByte(d, i, n);
       i = unitEnd;
@@ -1355,7 +1394,7 @@ function checkOf(c: number, d: Uint8Array, s: number, n: number): number | null 
       k = utf8Into(READ, k, cp);
     }
   }
-  return c === 3 ? gramAt(READ, CHECK_AT) : wordAt(READ, CHECK_AT);
+  return ((BY_VALUE >> c) & 1) === 1 ? wordAt(READ, at) : gramAt(READ, at);
 }
 
 /** A code point's UTF-8 into `out` at k; answers the index after it. */
@@ -1563,17 +1602,16 @@ function sample(t: Tables, d: Uint8Array, x: number, limit: number, n: number, m
   return -1;
 }
 
-/** Whether a backslash in the sample's 4 bytes `r` at x may be an escape in a value's JSON (`mayEscape`). */
+/**
+ * Whether the first backslash in the sample's 4 bytes `r` at x may be an escape in a value's JSON
+ * (`mayEscape`): the sample lies within the first `step + 3` bytes of any form it could belong to,
+ * so one backslash in it decides for all.
+ */
 function escapeInRun(t: Tables, d: Uint8Array, x: number, n: number, r: number): boolean {
   const z = r ^ 0x5c5c5c5c;
-  let bs = (z - 0x01010101) & ~z & 0x80808080;
-  while (bs !== 0) {
-    const low = bs & -bs;
-    const p = x + ((31 - Math.clz32(low)) >> 3);
-    if (d[p] === 92 && mayEscape(t, d, p, n)) return true;
-    bs ^= low;
-  }
-  return false;
+  const bs = (z - 0x01010101) & ~z & 0x80808080;
+  const p = x + ((31 - Math.clz32(bs & -bs)) >> 3); // the lowest is exact
+  return mayEscape(t, d, p, n);
 }
 
 /** Reused for the bytes an escape decodes to. */
@@ -1584,7 +1622,7 @@ const DECODED = new Uint8Array(16);
  * bytes. The escape starts at p, or at p - 1 for the second of `\\`, or 6 before for a surrogate
  * pair's second half; the bytes it and what follows decode to must start one of the value's grams
  * at 0..step+2 (the escape filter), or, where a value is short enough for the escape to be among
- * its last 3 bytes, end one after 1 to 3 bytes before it (a backslash among those passes).
+ * its last 3 bytes, those decoded from a few bytes before it must.
  */
 function mayEscape(t: Tables, d: Uint8Array, p: number, n: number): boolean {
   for (let e = p; e >= p - 1 && e >= 0 && d[e] === 92; e--) {
@@ -1600,21 +1638,15 @@ function mayEscape(t: Tables, d: Uint8Array, p: number, n: number): boolean {
     DECODED.fill(0xff, k, 4);
     if (pairHas(t.escapes, t.escapeShift, gramAt(DECODED, 0), GOLDEN3, GOLDEN4)) return true;
     if (!t.escapeBack) continue;
-    for (let back = 1; back <= 3 && a - back >= 0; back++) {
-      if (d[a - back] === 92) return true;
-      const v = (wordAt(DECODED, 0) << (8 * back)) | (wordAt(d, a - back) & (0xffffffff >>> (32 - 8 * back))) | FOLD;
-      if (pairHas(t.escapes, t.escapeShift, v, GOLDEN3, GOLDEN4)) return true;
+    // Near a short value's end: decoded from 1 to 5 bytes before (up to 3 units, a literal byte
+    // or a short escape, since a \uXXXX escape before would have put this one out of reach).
+    for (let back = 1; back <= 5 && a - back >= 0; back++) {
+      if (decodeJson(d, a - back, n, DECODED, 4) < 4) continue;
+      if (pairHas(t.escapes, t.escapeShift, gramAt(DECODED, 0), GOLDEN3, GOLDEN4)) return true;
     }
   }
   return false;
 }
-
-/** Whether a folded gram holds no CR or LF (folding maps them to '-' and '*', which base64url and grams can also hold: a false "break" only costs the full check). */
-const noBreak = (g: number) => {
-  const x = g ^ 0x2a2a2a2a; // LF | 0x20
-  const y = g ^ 0x2d2d2d2d; // CR | 0x20
-  return ((((x - 0x01010101) & ~x) | ((y - 0x01010101) & ~y)) & 0x80808080) === 0;
-};
 
 /**
  * Whether a line break in the sample's 4 bytes `r` at x (an LF there, or a CR at x + 3 before an
@@ -1638,19 +1670,43 @@ function breakInRun(t: Tables, d: Uint8Array, x: number, n: number, r: number): 
  * Whether the LF at p lies between two characters (after a CR or not: a raw value may hold any
  * other byte) and may be the break of a wrapping form within its first `step + 3` bytes: the 4
  * characters after it as a pattern's characters at offsets 1 and on, or, when fewer than 4 of its
- * characters follow, the 4 before it (a filter of its own; a 4-byte read holding a line break passes).
+ * characters follow, the 4 before it, each read with single line breaks skipped as verification
+ * skips them (a filter of its own; where the input ends first, it passes).
  */
 function mayBreak(t: Tables, d: Uint8Array, p: number, n: number): boolean {
   if (p + 1 >= n || d[p + 1] === 10 || d[p + 1] === 13) return false;
   const before = d[p - 1] === 13 ? p - 2 : p - 1;
   if (before < 0 || d[before] === 10 || d[before] === 13) return false;
-  if (p + 5 > n || before < 3) return true;
-  return breaksPass(t, gramAt(d, p + 1), gramAt(d, before - 3));
+  if (!charsFrom(d, p + 1, n) || !charsTo(d, before)) return true;
+  return breaksPass(t, gramAt(AFTER, 0), gramAt(AHEAD, 0));
+}
+
+/** The 4 characters around a line break, with single line breaks among them skipped. */
+const AFTER = new Uint8Array(4);
+const AHEAD = new Uint8Array(4);
+
+/** The 4 characters from i (one there) into AFTER, single line breaks skipped; false where the input ends or two breaks meet. */
+function charsFrom(d: Uint8Array, i: number, n: number): boolean {
+  for (let k = 0; k < 4; k++, i++) {
+    if (k > 0) i = skipBreak(d, i, n);
+    if (i >= n || d[i] === 10 || d[i] === 13) return false;
+    AFTER[k] = d[i];
+  }
+  return true;
+}
+
+/** The 4 characters up to i (one there) into AHEAD, single line breaks skipped; false where the input starts or two breaks meet. */
+function charsTo(d: Uint8Array, i: number): boolean {
+  for (let k = 3; k >= 0; k--, i--) {
+    if (k < 3 && i >= 0 && d[i] === 10) i = i > 0 && d[i - 1] === 13 ? i - 2 : i - 1;
+    if (i < 0 || d[i] === 10 || d[i] === 13) return false;
+    AHEAD[k] = d[i];
+  }
+  return true;
 }
 
 /** The breaks filter of `mayBreak`, on the folded 4 characters after a line break and the 4 before it. */
 function breaksPass(t: Tables, after: number, ahead: number): boolean {
-  if (!noBreak(after) || !noBreak(ahead)) return true;
   const { breaks, breakShift } = t;
   const a = Math.imul(after, GOLDEN3) >>> breakShift;
   const a2 = Math.imul(after, GOLDEN4) >>> breakShift;
@@ -1752,12 +1808,6 @@ function scanText(t: Tables, text: string, m: number[], start: number, stop: num
   return x > n - 4 ? n : x - step + 1;
 }
 
-/** Whether a char may stand beside a line break inside a wrapped form of ASCII values. */
-const inRun = (c: number) => c < 0x80 && c !== 10 && c !== 13;
-const asciiAt = (text: string, i: number) => (text.charCodeAt(i) | text.charCodeAt(i + 1) | text.charCodeAt(i + 2) | text.charCodeAt(i + 3)) < 0x80;
-const charGram = (text: string, i: number) =>
-  text.charCodeAt(i) | (text.charCodeAt(i + 1) << 8) | (text.charCodeAt(i + 2) << 16) | (text.charCodeAt(i + 3) << 24) | FOLD;
-
 /** `breakInRun` for the ASCII sample at x of a string. */
 function breakInText(t: Tables, text: string, x: number, n: number): boolean {
   for (let p = x; p < x + 4; p++) if (text.charCodeAt(p) === 10 && mayBreakText(t, text, p, n)) return true;
@@ -1765,31 +1815,32 @@ function breakInText(t: Tables, text: string, x: number, n: number): boolean {
 }
 
 /** The chars around a backslash as bytes, for `mayEscape` (which reads 8 before it and 4 escapes after). */
-const ESCAPE_CHARS = new Uint8Array(64);
+const ESCAPE_CHARS = new Uint8Array(56);
 
 /** `escapeInRun` for the ASCII sample at x of a string. */
 function escapeInText(t: Tables, text: string, x: number, n: number): boolean {
-  for (let p = x; p < x + 4; p++) {
-    if (text.charCodeAt(p) !== 92) continue;
-    const a = Math.max(0, p - 8);
-    const b = Math.min(n, a + ESCAPE_CHARS.length);
-    for (let i = a; i < b; i++) {
-      const c = text.charCodeAt(i);
-      ESCAPE_CHARS[i - a] = c < 0x80 ? c : 0xff;
-    }
-    if (mayEscape(t, ESCAPE_CHARS.subarray(0, b - a), p - a, b - a)) return true;
+  let p = x;
+  while (text.charCodeAt(p) !== 92) p++;
+  const a = Math.max(0, p - 8);
+  const b = Math.min(n, a + ESCAPE_CHARS.length);
+  for (let i = a; i < b; i++) {
+    const c = text.charCodeAt(i);
+    ESCAPE_CHARS[i - a] = c < 0x80 ? c : 0xff;
   }
-  return false;
+  return mayEscape(t, ESCAPE_CHARS.subarray(0, b - a), p - a, b - a);
 }
 
-/** `mayBreak` in a string; 4 chars not all ASCII may be anything, so they pass. */
+/** `mayBreak` in a string, on its chars around p as bytes (a char past ASCII as 0xff, in no pattern). */
 function mayBreakText(t: Tables, text: string, p: number, n: number): boolean {
-  if (p + 1 >= n || !inRun(text.charCodeAt(p + 1))) return false;
-  const before = text.charCodeAt(p - 1) === 13 ? p - 2 : p - 1;
-  if (before < 0 || !inRun(text.charCodeAt(before))) return false;
-  if (p + 5 > n || before < 3 || !asciiAt(text, p + 1) || !asciiAt(text, before - 3)) return true;
-  return breaksPass(t, charGram(text, p + 1), charGram(text, before - 3));
+  const a = Math.max(0, p - 16);
+  const b = Math.min(n, p + 16);
+  for (let i = a; i < b; i++) {
+    const c = text.charCodeAt(i);
+    AROUND[i - a] = c < 0x80 ? c : 0xff;
+  }
+  return mayBreak(t, AROUND, p - a, b - a);
 }
+const AROUND = new Uint8Array(32);
 
 /** Hits per slot, only of the slots hit: a namespace has thousands of slots, a text a few hits. */
 type Counts = Map<number, number>;
