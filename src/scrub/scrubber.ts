@@ -515,7 +515,7 @@ function jsonForm(raw: Uint8Array, o: number, n: number, slash: boolean, escapes
  * The base64 spellings of raw[o, o + n) at the three alignments as `encodedForms` appends them;
  * with `wide`, of a value's UTF-16LE (string `rawId`, standard alphabet only).
  */
-function base64Forms(raw: Uint8Array, o: number, n: number, s: Strings, out: number[], wide: boolean, rawId: number, valueLen: number): void {
+function base64Forms(raw: Uint8Array, o: number, n: number, s: Strings, out: number[], wide: boolean, rawId: number): void {
   const high = wide ? 0 : highSextets(raw, o, n);
   for (let a = 0; a < 3; a++) {
     // The value's bytes after `a` unknown bytes: keep only the characters made of value bits alone.
@@ -527,9 +527,8 @@ function base64Forms(raw: Uint8Array, o: number, n: number, s: Strings, out: num
     // The value ending padded data: its last partial character (zero bits after it), then '='.
     for (let end = to, padded = 0; padded < 2; padded++, end = full) {
       if (padded && (a + n) % 3 === 0) break;
-      // UTF-16LE of mostly 3-byte characters is shorter than their UTF-8: a spelling shorter than
-      // the value (and than MAX_STEP + 3) would narrow the sampling step for every text.
-      if (wide && end - from < Math.min(valueLen, MAX_STEP + 3)) continue;
+      // UTF-16LE of mostly 3-byte characters is shorter than their UTF-8: a key needs 8 characters.
+      if (wide && end - from < MIN_VALUE_BYTES) continue;
       const length = Math.min(end, cut) - from;
       const std = s.intern(b64Std, 0, length);
       const shape = a | (padded ? B64_PADDED : 0) | (wide ? B64_UTF16 : 0) | ((end - from) << B64_LENGTH);
@@ -549,7 +548,7 @@ const pushPrefix = (out: number[], form: number, kind: number, s: Strings) =>
  * own) appended to `out`; repeats within the value are dropped later.
  */
 function encodedForms(raw: Uint8Array, o: number, n: number, rawId: number, s: Strings, out: number[]): void {
-  base64Forms(raw, o, n, s, out, false, -1, n);
+  base64Forms(raw, o, n, s, out, false, -1);
   // The raw bytes split by line breaks, and the JSON spelling that escapes nothing, under which
   // JSON text with escapes anywhere is looked up, escapes decoded (`matchAt`): one string.
   const rawPrefix = s.intern(raw, o, o + Math.min(n, DECODING_PREFIX));
@@ -572,7 +571,7 @@ function encodedForms(raw: Uint8Array, o: number, n: number, rawId: number, s: S
     pushPrefix(out, F_XESC, XESC, s);
   }
   const units = utf16Into(raw, o, n);
-  base64Forms(utf16, 0, units, s, out, true, s.intern(utf16, 0, units), n);
+  base64Forms(utf16, 0, units, s, out, true, s.intern(utf16, 0, units));
   for (let e = 0; e < URL_ENCODERS.length; e++) {
     urlForm(raw, o, n, URL_ENCODERS[e][0], URL_ENCODERS[e][1]);
     pushPrefix(out, F_URL, URL, s);
