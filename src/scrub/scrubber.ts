@@ -626,6 +626,9 @@ interface Tables {
    */
   breaks: Int32Array;
   breakShift: number;
+  /** `breaks` for the 4 characters before a break, where fewer follow it in a short pattern: few entries, so a bitset of its own. */
+  breaksAhead: Int32Array;
+  aheadShift: number;
   /**
    * JSON escapes, for a sample at or just after a backslash (`mayEscape`): every value's 4-grams at
    * 0..step+2, two bits each (GOLDEN3, GOLDEN4), which the bytes an escape decodes to must start.
@@ -638,8 +641,15 @@ interface Tables {
   gram: Int32Array;
   gram2: Int32Array;
   gramShift: number;
+  /**
+   * The two characters either side of a line break within a wrapping pattern's first `step + 3`
+   * bytes, folded, as a bit per pair (`mayBreak` reads it first: 8 KiB, where `breaks` is 256).
+   */
+  pairs: Int32Array;
   // Verification: the key of a start (its first 8 folded bytes, 12 after `\u00`) → patterns.
   keys: Int32Array;
+  /** A bit per key (hashed to 16 bits): most starts the filter passes have none, found here in 8 KiB. */
+  keyBloom: Int32Array;
   keyFrom: Int32Array; // -1 = empty slot
   keyTo: Int32Array;
   keyMask: number;
@@ -689,9 +699,13 @@ interface Filling {
   gramShift: number;
   breaks: Int32Array;
   breakShift: number;
+  breaksAhead: Int32Array;
+  aheadShift: number;
   escapes: Int32Array;
   escapeShift: number;
+  pairs: Int32Array;
   keys: Int32Array;
+  keyBloom: Int32Array;
   keyFrom: Int32Array;
   keyTo: Int32Array;
   keyMask: number;
@@ -724,13 +738,11 @@ function addGrams(t: Filling, o: number, len: number, b64: boolean): void {
     }
   }
   if (!b64) return;
-  for (let k = fit + 1; k < step + 3; k++) {
-    const v = gramAt(pat, o + k - 4);
-    const b = Math.imul(v, GOLDEN) >>> breakShift;
-    const c = Math.imul(v, GOLDEN5) >>> breakShift;
-    breaks[b >>> 5] |= 1 << (b & 31);
-    breaks[c >>> 5] |= 1 << (c & 31);
+  for (let k = 1; k < step + 3 && k < len; k++) {
+    const pair = ((pat[o + k - 1] | 0x20) << 8) | (pat[o + k] | 0x20);
+    t.pairs[pair >>> 5] |= 1 << (pair & 31);
   }
+  for (let k = fit + 1; k < step + 3; k++) setPair(t.breaksAhead, t.aheadShift, gramAt(pat, o + k - 4), GOLDEN, GOLDEN5);
 }
 
 /** Sets the two bits of a folded gram in a two-bit filter (`breaks`, `escapes`). */
@@ -808,6 +820,8 @@ function tailU(k: number, code: number): number {
 /** Counts a pattern under key k in the open-addressed key table; returns its slot. */
 function addKey(t: Filling, k: number): number {
   const { keys, keyFrom, keyTo, keyMask } = t;
+  const b = Math.imul(k, GOLDEN5) >>> 16;
+  t.keyBloom[b >>> 5] |= 1 << (b & 31);
   let h = k & keyMask;
   while (keyFrom[h] !== -1 && keys[h] !== k) h = (h + 1) & keyMask;
   keys[h] = k;
@@ -965,6 +979,10 @@ function build(values: readonly ScrubValue[]): Tables {
   const breakBits = Math.min(BREAKS_MAX_BITS, Math.max(10, pow2Bits(wrapCount * (step + 2) * 2 * BLOOM_BITS_PER_GRAM)));
   const breaks = new Int32Array(1 << (breakBits - 5));
   const breakShift = 32 - breakBits;
+  // The 4 characters before a break, for breaks at `fit + 1` and on (`addGrams`): patterns under `step + 7` long.
+  let aheadCount = 0;
+  for (let i = 0; i < count; i++) if ((WRAPPING >> kind[i]) & 1) aheadCount += Math.max(0, step + 6 - len[i]);
+  const aheadBits = Math.min(BREAKS_MAX_BITS, Math.max(10, pow2Bits(aheadCount * 2 * BLOOM_BITS_PER_GRAM)));
   const distinct: number[] = [];
   for (const id of rawIds) {
     if (s.flags[id] & ESCAPES_ADDED) continue;
@@ -993,6 +1011,8 @@ function build(values: readonly ScrubValue[]): Tables {
   const t = {
     pat,
     step,
+    pairs: new Int32Array(1 << 11),
+    keyBloom: new Int32Array(1 << 11),
     b64Bits,
     bloom,
     bloomShift,
@@ -1001,6 +1021,8 @@ function build(values: readonly ScrubValue[]): Tables {
     gramShift,
     breaks,
     breakShift,
+    breaksAhead: new Int32Array(1 << (aheadBits - 5)),
+    aheadShift: 32 - aheadBits,
     escapes,
     escapeShift: 32 - escapeBits,
     keys,
@@ -1064,9 +1086,13 @@ function build(values: readonly ScrubValue[]): Tables {
     bloomShift,
     breaks,
     breakShift,
+    breaksAhead: t.breaksAhead,
+    aheadShift: t.aheadShift,
     escapes,
     escapeShift: t.escapeShift,
     escapeBack,
+    pairs: t.pairs,
+    keyBloom: t.keyBloom,
     gram,
     gram2,
     gramShift,
@@ -1097,7 +1123,10 @@ const typedArraysOf = (t: Tables) => [
   t.b64,
   t.bloom,
   t.breaks,
+  t.breaksAhead,
   t.escapes,
+  t.pairs,
+  t.keyBloom,
   t.gram,
   t.gram2,
   t.keys,
@@ -1319,6 +1348,8 @@ function verifyJson(pat: Uint8Array, j: number, len: number, d: Uint8Array, s: n
 /** Where the bucket for key k starts in `list`, or -1. */
 function bucket(t: Tables, k: number): number {
   const { keys, keyFrom, keyMask } = t;
+  const b = Math.imul(k, GOLDEN5) >>> 16;
+  if ((t.keyBloom[b >>> 5] & (1 << (b & 31))) === 0) return -1;
   let h = k & keyMask;
   while (keyFrom[h] !== -1 && keys[h] !== k) h = (h + 1) & keyMask;
   return keyFrom[h] === -1 ? -1 : h;
@@ -1547,7 +1578,7 @@ function scan(t: Tables, d: Uint8Array, from: number, limit: number, n: number, 
     const z = r ^ 0x5c5c5c5c;
     if (
       ((bloom[b >>> 5] & (1 << (b & 31))) === 0 || (gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift]) === 0) &&
-      ((((r - 0x0e0e0e0e) & ~r) | ((z - 0x01010101) & ~z)) & 0x80808080) === 0
+      (((((r - 0x0e0e0e0e) & ~r) | ((z - 0x01010101) & ~z)) & 0x80808080) === 0 || !wrapsHere(t, d, x, n, r))
     ) {
       x += step;
       continue;
@@ -1574,7 +1605,7 @@ function sample(t: Tables, d: Uint8Array, x: number, limit: number, n: number, m
   const b = Math.imul(g, GOLDEN3) >>> bloomShift;
   let bits = 0;
   if ((bloom[b >>> 5] & (1 << (b & 31))) !== 0) bits = gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift];
-  const wrap = (hasControl(r) && breakInRun(t, d, x, n, r)) || (hasBackslash(r) && escapeInRun(t, d, x, n, r));
+  const wrap = wrapsHere(t, d, x, n, r);
   if (bits === 0 && !wrap) return -1;
   // Starts up to `shifted` have a line break or an escape between them and x.
   let shifted = -1;
@@ -1600,6 +1631,10 @@ function sample(t: Tables, d: Uint8Array, x: number, limit: number, n: number, m
   }
   return -1;
 }
+
+/** Whether the sample's own 4 bytes `r` at x hold a line break or an escape that may be inside a form: then every start it covers is tried. */
+const wrapsHere = (t: Tables, d: Uint8Array, x: number, n: number, r: number) =>
+  (hasControl(r) && breakInRun(t, d, x, n, r)) || (hasBackslash(r) && escapeInRun(t, d, x, n, r));
 
 /**
  * Whether the first backslash in the sample's 4 bytes `r` at x may be an escape in a value's JSON
@@ -1676,8 +1711,12 @@ function mayBreak(t: Tables, d: Uint8Array, p: number, n: number): boolean {
   if (p + 1 >= n || d[p + 1] === 10 || d[p + 1] === 13) return false;
   const before = d[p - 1] === 13 ? p - 2 : p - 1;
   if (before < 0 || d[before] === 10 || d[before] === 13) return false;
-  if (!charsFrom(d, p + 1, n) || !charsTo(d, before)) return true;
-  return breaksPass(t, gramAt(AFTER, 0), gramAt(AHEAD, 0));
+  const pair = ((d[before] | 0x20) << 8) | (d[p + 1] | 0x20);
+  if ((t.pairs[pair >>> 5] & (1 << (pair & 31))) === 0) return false;
+  // Mostly no other break lies within 4 bytes: then the 4 bytes on each side are the characters.
+  const after = p + 5 <= n && !hasBreak(wordAt(d, p + 1)) ? gramAt(d, p + 1) : charsFrom(d, p + 1, n) ? gramAt(AFTER, 0) : null;
+  const ahead = before >= 3 && !hasBreak(wordAt(d, before - 3)) ? gramAt(d, before - 3) : charsTo(d, before) ? gramAt(AHEAD, 0) : null;
+  return after === null || ahead === null || breaksPass(t, after, ahead);
 }
 
 /** The 4 characters around a line break, with single line breaks among them skipped. */
@@ -1710,9 +1749,7 @@ function breaksPass(t: Tables, after: number, ahead: number): boolean {
   const a = Math.imul(after, GOLDEN3) >>> breakShift;
   const a2 = Math.imul(after, GOLDEN4) >>> breakShift;
   if ((breaks[a >>> 5] & (1 << (a & 31))) !== 0 && (breaks[a2 >>> 5] & (1 << (a2 & 31))) !== 0) return true;
-  const c = Math.imul(ahead, GOLDEN) >>> breakShift;
-  const c2 = Math.imul(ahead, GOLDEN5) >>> breakShift;
-  return (breaks[c >>> 5] & (1 << (c & 31))) !== 0 && (breaks[c2 >>> 5] & (1 << (c2 & 31))) !== 0;
+  return pairHas(t.breaksAhead, t.aheadShift, ahead, GOLDEN, GOLDEN5);
 }
 
 // ── Strings, when every value is ASCII ─────────────────────────────────────────────────
