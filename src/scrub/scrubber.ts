@@ -1059,7 +1059,10 @@ function build(values: readonly ScrubValue[]): Tables {
   let order: Float64Array | null = null;
   for (let h = 0; h < keys.length; h++) {
     if (keyFrom[h] === -1 || keyTo[h] - keyFrom[h] < CHECK_FROM) continue;
-    order ??= Float64Array.from(check, (c, p) => checkClass[p] * 2 ** 32 + c + 2 ** 31);
+    if (order === null) {
+      order = new Float64Array(count);
+      for (let p = 0; p < count; p++) order[p] = checkClass[p] * 2 ** 32 + check[p] + 2 ** 31;
+    }
     const sortKey = order;
     const group = list.slice(keyFrom[h], keyTo[h]);
     let w = keyFrom[h];
