@@ -155,7 +155,7 @@ export function makeText(size, values, seed = 2) {
  * escapes or skip line breaks): both hex cases, each URL encoder with either case of %XX, each JSON
  * writer with either case of \uXXXX, \xNN and hex with each separator in both cases, UTF-16LE base64.
  */
-function patternStrings(values) {
+export function patternStrings(values) {
   // The scrubber doesn't expose its patterns (they are values); rebuild the main ones.
   const set = new Set();
   for (const v of values) {

@@ -1,7 +1,8 @@
 // The vault's scrubber (README, The scrubber): replaces every form of every value (raw,
 // base64/base64url at three alignments, also wrapped in lines, hex in any case, url as three
-// encoders write it, json with any escapes) in bytes, strings or streams, leftmost-longest, never
-// rescanning its own output. Streams hold back a fixed number of bytes, so what they release
+// encoders write it, json with any escapes anywhere; and what dumping tools and shells write: \xNN,
+// hex with a separator, base64 of the UTF-16LE, raw and hex split by line breaks) in bytes, strings
+// or streams, leftmost-longest, never rescanning its own output. Streams hold back a fixed number of bytes, so what they release
 // never depends on what the text resembles. Design, forms and measured figures: docs/scrubber.md.
 import type { ScrubHit } from '../contract.ts';
 import { MAX_SCRUB_VALUE_BYTES as MAX_VALUE_BYTES, MIN_VALUE_BYTES } from '../limits.ts';
@@ -244,7 +245,7 @@ class Strings {
   off = new Int32Array(1024);
   len = new Int32Array(1024);
   hash = new Int32Array(1024);
-  /** Per string: RAW_ADDED, FORMS_DONE (on a value's raw bytes), FILTERED* (its grams are in the filter). */
+  /** Per string: RAW_ADDED, ESCAPES_ADDED, FORMS_DONE (on a value's raw bytes), FILTERED* (its grams are in the filter). */
   flags = new Uint8Array(1024);
   private table = new Int32Array(2048); // string id + 1, open addressing on the hash
   private readonly seed = (Math.random() * 2 ** 32) | 0;
@@ -323,7 +324,7 @@ const FORMS_DONE = 1 << 7;
 
 /**
  * Characters [from, cut) of the base64 of `a` zero bytes followed by the value raw[o, o + n),
- * with padding, into b64Std[0, cut - from) and, in the base64url alphabet, b64Url.
+ * with padding, into b64Std[0, cut - from).
  */
 function base64Into(raw: Uint8Array, o: number, n: number, a: number, from: number, cut: number): void {
   const total = n + a;
@@ -336,7 +337,6 @@ function base64Into(raw: Uint8Array, o: number, n: number, a: number, from: numb
       const pad = (pos === 2 && 3 * g + 1 >= total) || (pos === 3 && 3 * g + 2 >= total);
       const x = (v >> (18 - 6 * pos)) & 63;
       b64Std[c - from] = pad ? EQ : B64_STD[x];
-      b64Url[c - from] = pad ? EQ : B64_URL[x];
     }
   }
 }
@@ -533,7 +533,11 @@ function base64Forms(raw: Uint8Array, o: number, n: number, s: Strings, out: num
       const std = s.intern(b64Std, 0, length);
       const shape = a | (padded ? B64_PADDED : 0) | (wide ? B64_UTF16 : 0) | ((end - from) << B64_LENGTH);
       out.push(wide ? F_B64_UTF16 : F_B64, B64, std, shape, rawId);
-      if (high & (1 << a)) out.push(F_B64URL, B64, s.intern(b64Url, 0, length), shape | B64_URL_ALPHABET, rawId);
+      if (high & (1 << a)) {
+        // The url alphabet differs in the 62nd and 63rd characters only.
+        for (let c = 0; c < length; c++) b64Url[c] = b64Std[c] === 43 ? 45 : b64Std[c] === 47 ? 95 : b64Std[c];
+        out.push(F_B64URL, B64, s.intern(b64Url, 0, length), shape | B64_URL_ALPHABET, rawId);
+      }
     }
   }
 }
@@ -556,7 +560,7 @@ function encodedForms(raw: Uint8Array, o: number, n: number, rawId: number, s: S
   // Lower case only: verification reads hex digits in any case.
   hexForm(raw, o, n);
   pushPrefix(out, F_HEX, HEX, s);
-  pushPrefix(out, F_HEXW, HEXW, s);
+  out.push(F_HEXW, HEXW, out[out.length - 3], 0, -1); // the same bytes
   for (const sep of HEX_SEPARATORS) {
     hexSepForm(raw, o, n, sep);
     pushPrefix(out, F_HEXSEP, HEXSEP, s);
