@@ -67,11 +67,13 @@ function refRedact(values: ScrubValue[], input: Uint8Array): { out: string; hits
   const text = latin1(input);
   const counts = new Map<string, ScrubHit>();
   const raws = values.map((v) => latin1(enc.encode(v.value)));
-  // Values by the characters their decoding forms may start with: the first byte, a backslash, a hex digit.
-  const starts = new Map<string, number[]>();
+  // Values by their first byte, and by their first byte's hex digits: where a decoding form may start.
+  const byByte = new Map<string, number[]>();
+  const byHex = new Map<string, number[]>();
   raws.forEach((raw, k) => {
-    const hi = (raw.charCodeAt(0) >> 4).toString(16);
-    for (const c of new Set([raw[0], '\\', hi, hi.toUpperCase()])) starts.set(c, [...(starts.get(c) ?? []), k]);
+    byByte.set(raw[0], [...(byByte.get(raw[0]) ?? []), k]);
+    const hex = raw.charCodeAt(0).toString(16).padStart(2, '0');
+    byHex.set(hex, [...(byHex.get(hex) ?? []), k]);
   });
   let out = '';
   for (let i = 0; i < text.length; ) {
@@ -79,7 +81,12 @@ function refRedact(values: ScrubValue[], input: Uint8Array): { out: string; hits
     let end = p === undefined ? -1 : i + p.length;
     let { name, form, rep } = p === undefined ? { name: '', form: '', rep: '' } : pats.get(p)!;
     // The forms no list of strings holds, tried after them and kept only where longer.
-    for (const k of starts.get(text[i]) ?? []) {
+    const first = new Set([
+      ...(byByte.get(text[i]) ?? []),
+      ...(byByte.get(firstUnit(text, i)) ?? []),
+      ...(byHex.get(`${text[i]}${text.slice(i + 1, i + 4).replace(/^\r?\n/, '')[0]}`.toLowerCase()) ?? []),
+    ]);
+    for (const k of [...first].sort((a, b) => a - b)) {
       for (const [decoded, e] of decodingForms(text, i, raws[k])) {
         if (e <= end) continue;
         [end, name, form, rep] = [e, values[k].name, decoded, latin1(enc.encode(`[redacted:${values[k].name}]`))];
@@ -96,6 +103,16 @@ function refRedact(values: ScrubValue[], input: Uint8Array): { out: string; hits
     i = end;
   }
   return { out, hits: sortHits([...counts.values()]) };
+}
+
+/** The first byte (as latin1) that an escape at i decodes to, as \xNN or as JSON, else text[i]. */
+function firstUnit(text: string, i: number): string {
+  if (text[i] !== '\\') return text[i];
+  const x = /^\\x([0-9a-fA-F]{2})/.exec(text.slice(i, i + 4));
+  if (x) return String.fromCharCode(Number.parseInt(x[1], 16));
+  const u = /^\\u([0-9a-fA-F]{4})(?:\\u([0-9a-fA-F]{4}))?/.exec(text.slice(i, i + 12));
+  if (u) return latin1(enc.encode(String.fromCharCode(...[u[1], u[2] ?? '0'].map((h) => Number.parseInt(h, 16))).toWellFormed()))[0];
+  return ({ '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' } as Record<string, string>)[text[i + 1]] ?? text[i];
 }
 
 /**
