@@ -1582,17 +1582,40 @@ function scan(t: Tables, d: Uint8Array, from: number, limit: number, n: number, 
     const r = view.getInt32(x, true);
     const g = r | FOLD;
     const b = Math.imul(g, GOLDEN3) >>> bloomShift;
-    const z = r ^ 0x5c5c5c5c;
-    if (
-      ((bloom[b >>> 5] & (1 << (b & 31))) === 0 || (gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift]) === 0) &&
-      (((((r - 0x0e0e0e0e) & ~r) | ((z - 0x01010101) & ~z)) & 0x80808080) === 0 || !wrapsHere(t, d, x, n, r))
-    ) {
+    const bits = (bloom[b >>> 5] & (1 << (b & 31))) === 0 ? 0 : gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift];
+    if (bits === 0) {
+      const z = r ^ 0x5c5c5c5c;
+      if (((((r - 0x0e0e0e0e) & ~r) | ((z - 0x01010101) & ~z)) & 0x80808080) === 0 || !wrapsHere(t, d, x, n, r)) {
+        x += step;
+        continue;
+      }
+    } else if (bits >>> 16 === 0 && !hasControl(r) && !hasBackslash(r) && !mayStart(t, view, x, n, bits)) {
       x += step;
       continue;
     }
     const next = sample(t, d, x, limit, n, m, r);
     x = next >= 0 ? next + step - 1 : x + step;
   }
+}
+
+/**
+ * Whether a sample the filter passed for the exact offsets `bits` may start a match there: a start
+ * named by offset o has its first 19 bytes following a spelling (else shifted bits, or the sample's
+ * own break or escape, would name it), so its first 4 bytes (for o = 0: the 4 after the sample,
+ * offset 4, as the step is 5 and more) are a pattern's gram too, unless they hold a line break or a
+ * backslash. Timestamps and dates look like separated hex for 4 bytes, rarely for 8.
+ */
+function mayStart(t: Tables, view: DataView, x: number, n: number, bits: number): boolean {
+  const { bloom, bloomShift } = t;
+  for (let rest = bits; rest !== 0; rest &= rest - 1) {
+    const o = 31 - Math.clz32(rest & -rest);
+    const at = o === 0 ? x + 4 : x - o;
+    if (at + 4 > n) return true;
+    const p = view.getInt32(at, true);
+    const b = Math.imul(p | FOLD, GOLDEN3) >>> bloomShift;
+    if (hasControl(p) || hasBackslash(p) || (bloom[b >>> 5] & (1 << (b & 31))) !== 0) return true;
+  }
+  return false;
 }
 
 /** Reused by the scan for each candidate's longest match. */
