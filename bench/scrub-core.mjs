@@ -66,8 +66,9 @@ export function makeText(size, values, seed = 2) {
   const words = (n) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
   const b64 = (s) => btoa(String.fromCharCode(...enc.encode(s)));
   const hexOf = (s) => Array.from(enc.encode(s), (b) => b.toString(16).padStart(2, '0')).join('');
+  const utf16 = (s) => Array.from({ length: s.length }, (_, i) => String.fromCharCode(s.charCodeAt(i) & 255, s.charCodeAt(i) >> 8)).join('');
   const planted = (v) => {
-    switch (int(12)) {
+    switch (int(19)) {
       case 0:
         return `Authorization: Basic ${b64(`user:${v.value}`)}`;
       case 1:
@@ -95,6 +96,24 @@ export function makeText(size, values, seed = 2) {
           .replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`)}"}`;
       case 9:
         return b64(`-----\n${words(8)} ${v.value} ${words(8)}`).replace(/(.{76})/g, '$1\n');
+      // Issue 27's: \xNN, separated hex (xxd -g1, MAC style), PowerShell's -EncodedCommand, fold,
+      // xxd -p at 60 columns, and a JSON escape among the first bytes.
+      case 10:
+        return `echo -e '${Array.from(enc.encode(v.value), (b) => `\\x${b.toString(16).padStart(2, '0')}`).join('')}'`;
+      case 11:
+        return `00000000: ${hexOf(v.value).replace(/(..)(?!$)/g, '$1 ')}`;
+      case 12:
+        return `mac ${hexOf(v.value)
+          .toUpperCase()
+          .replace(/(..)(?!$)/g, '$1:')}`;
+      case 13:
+        return `powershell -EncodedCommand ${btoa(utf16(`$env:TOKEN='${v.value}'; ${words(3)}`))}`;
+      case 14:
+        return v.value.replace(/(.{20})/gu, '$1\n');
+      case 15:
+        return hexOf(`${words(4)} ${v.value}`).replace(/(.{60})/g, '$1\n');
+      case 16:
+        return `{"key":"${JSON.stringify(v.value.slice(0, 3)).slice(1, -1)}\\u${v.value.charCodeAt(3).toString(16).padStart(4, '0')}${JSON.stringify(v.value.slice(4)).slice(1, -1)}"}`;
       default:
         return `export TOKEN=${v.value}`;
     }
@@ -134,9 +153,9 @@ export function makeText(size, values, seed = 2) {
 /**
  * The forms the scrubber catches, as fixed strings for the baselines (which can't fold case, decode
  * escapes or skip line breaks): both hex cases, each URL encoder with either case of %XX, each JSON
- * writer with either case of \uXXXX.
+ * writer with either case of \uXXXX, \xNN and hex with each separator in both cases, UTF-16LE base64.
  */
-function patternStrings(values) {
+export function patternStrings(values) {
   // The scrubber doesn't expose its patterns (they are values); rebuild the main ones.
   const set = new Set();
   for (const v of values) {
@@ -162,6 +181,22 @@ function patternStrings(values) {
     const every = [...v.value].map((c) => Array.from({ length: c.length }, (_, i) => u(c[i])).join('')).join('');
     for (const j of [json, json.replace(/[<>&]/g, u), ascii, ascii.replace(/\//g, '\\/'), every]) {
       set.add(j).add(j.replace(/\\u[0-9a-f]{4}/g, (e) => `\\u${e.slice(2).toUpperCase()}`));
+    }
+    // \xNN and separated hex in both cases, UTF-16LE base64's stable middles.
+    const xs = Array.from(raw, (b) => `\\x${b.toString(16).padStart(2, '0')}`).join('');
+    set.add(xs).add(xs.toUpperCase().replace(/\\X/g, '\\x'));
+    for (const sep of [' ', ':', '-']) {
+      const pairs = hex.replace(/(..)(?!$)/g, `$1${sep}`);
+      set.add(pairs).add(pairs.toUpperCase());
+    }
+    const wide = Uint8Array.from(
+      Array.from({ length: 2 * v.value.length }, (_, i) => (i % 2 ? v.value.charCodeAt(i >> 1) >> 8 : v.value.charCodeAt(i >> 1) & 255)),
+    );
+    for (let a = 0; a < 3; a++) {
+      const buf = new Uint8Array(a + wide.length);
+      buf.set(wide, a);
+      const mid = btoa(String.fromCharCode(...buf)).slice(Math.ceil((8 * a) / 6), Math.floor((8 * (a + wide.length)) / 6));
+      if (mid.length >= 8) set.add(mid);
     }
   }
   return [...set];

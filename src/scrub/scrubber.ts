@@ -1,7 +1,8 @@
 // The vault's scrubber (README, The scrubber): replaces every form of every value (raw,
 // base64/base64url at three alignments, also wrapped in lines, hex in any case, url as three
-// encoders write it, json with any escapes) in bytes, strings or streams, leftmost-longest, never
-// rescanning its own output. Streams hold back a fixed number of bytes, so what they release
+// encoders write it, json with any escapes anywhere; and what dumping tools and shells write: \xNN,
+// hex with a separator, base64 of the UTF-16LE, raw and hex split by line breaks) in bytes, strings
+// or streams, leftmost-longest, never rescanning its own output. Streams hold back a fixed number of bytes, so what they release
 // never depends on what the text resembles. Design, forms and measured figures: docs/scrubber.md.
 import type { ScrubHit } from '../contract.ts';
 import { MAX_SCRUB_VALUE_BYTES as MAX_VALUE_BYTES, MIN_VALUE_BYTES } from '../limits.ts';
@@ -9,8 +10,9 @@ import { MAX_SCRUB_VALUE_BYTES as MAX_VALUE_BYTES, MIN_VALUE_BYTES } from '../li
 /** A stream's `idle()` releases its held tail only this long after its last `push`. */
 export const IDLE_MS = 250;
 /**
- * The most bytes any form spends on one byte of a value: JSON's `\u0041` for an ASCII character.
- * A stream's horizon H is this times the longest value; it holds back H - 1 bytes.
+ * The most bytes any form spends on one byte of a value: JSON's `\u0041` for an ASCII character
+ * (hex split by a CRLF after every digit spans 6n - 2; docs/scrubber.md, Streams, lists every
+ * form's span). A stream's horizon H is this times the longest value; it holds back H - 1 bytes.
  */
 export const MAX_FORM_GROWTH = 6;
 
@@ -98,15 +100,33 @@ const FOLD = 0x20202020;
 /** How a pattern is verified against the input. */
 const EXACT = 0; // the bytes as they are (raw)
 const B64 = 1; // base64 of the value, with one LF or CRLF allowed between any two characters
-// A base64 pattern's shape: the value after B64_ALIGN zero bytes (0 to 2), in which alphabet,
-// ending with the padded data's last character and '=' or not. Like a decoding pattern it keeps
-// only its first DECODING_PREFIX characters; verification spells the rest from the value.
+// A base64 pattern's shape: the value (or its UTF-16LE) after B64_ALIGN zero bytes (0 to 2), in
+// which alphabet, ending with the padded data's last character and '=' or not. Like a decoding
+// pattern it keeps only its first DECODING_PREFIX characters; verification spells the rest from
+// the value. Its length in characters is the shape >> B64_LENGTH.
 const B64_ALIGN = 3;
 const B64_URL_ALPHABET = 4;
+const B64_PADDED = 8;
+/** Of the value's UTF-16LE (PowerShell's -EncodedCommand): line breaks at least UTF16_MIN_LINE characters apart. */
+const B64_UTF16 = 16;
+const B64_LENGTH = 5;
+/**
+ * UTF-16LE base64 is caught wrapped too, but only where its lines (all but the first) hold at
+ * least this many characters: a line break after every character would let it span 8n + 6
+ * bytes, a third more than any other form, and every stream would have to hold that back.
+ */
+const UTF16_MIN_LINE = 4;
 const HEX = 2; // pairs of hex digits in any case, decoding to the value
 const URL = 3; // %XX in any case, + for a space, or the byte itself, decoding to the value
 const JSON_ = 4; // a JSON string's content (any escape, \uXXXX in any case), decoding to the value
+const XESC = 5; // \xXX in any case, or the byte itself, decoding to the value
+const HEXSEP = 6; // pairs of hex digits in any case, the pattern's separator (space, : or -) between two
+const RAWW = 7; // the value's bytes, one LF or CRLF allowed between any two
+const HEXW = 8; // pairs of hex digits in any case, one LF or CRLF allowed between any two digits
 // Kinds from HEX on decode the input and compare it with the value's raw bytes.
+/** Kinds that a line break may split anywhere: filed also under the offsets breaks shift them to. */
+const WRAPPING = (1 << B64) | (1 << RAWW) | (1 << HEXW);
+const JSON_ONLY = 1 << JSON_;
 
 /**
  * A decoding pattern (hex, url, json) keeps only this many of its first bytes: the filter reads
@@ -115,24 +135,55 @@ const JSON_ = 4; // a JSON string's content (any escape, \uXXXX in any case), de
  */
 const DECODING_PREFIX = MAX_STEP + 6;
 /**
- * How the patterns under one key are told apart (`longestIn`), by kind: raw and hex by their
- * bytes (hex in either case), url (1), json (2) and base64 (3) by the input read as they read it.
+ * How the patterns under one key are told apart (`longestIn`): by the input read as each class
+ * reads it. Raw bytes as they are (0); url (1), json (2), \x escapes (4), hex with line breaks
+ * skipped (5) and separated hex (6) decoded to the value's bytes; base64 and raw-wrapped characters
+ * with line breaks skipped (3), UTF-16LE base64's further on (7: its character 18 is the value's 7th).
  */
-const CHECK_CLASS = [0, 3, 0, 1, 2]; // by kind: EXACT, B64, HEX, URL, JSON_
-/** Where a pattern's check gram is: the last 4 of the bytes a decoding form keeps (of its value's bytes, for url and json). */
+const CHECK_CLASS = [0, 3, 5, 1, 2, 4, 6, 3, 5]; // by kind: EXACT, B64, HEX, URL, JSON_, XESC, HEXSEP, RAWW, HEXW
+const CHECK_UTF16 = 7;
+/** Classes told apart by their value's bytes (the input decoded), not their own. */
+const BY_VALUE = (1 << 1) | (1 << 2) | (1 << 4) | (1 << 5) | (1 << 6);
+/** Where a pattern's check gram is: the last 4 of the bytes a decoding form keeps (of its value's bytes, where it is told apart by them). */
 const CHECK_AT = DECODING_PREFIX - 4;
-/** How many patterns under one key make the check worth its reads (smaller groups verify each). */
-const CHECK_FROM = 4;
-/** The most input bytes a pattern of `len` bytes over a value of `raw` bytes can span. */
-const spanOf = (kind: number, len: number, raw: number) =>
-  kind === EXACT ? len : kind === B64 ? 3 * len - 2 : kind === HEX ? 2 * raw : kind === URL ? 3 * raw : MAX_FORM_GROWTH * raw;
+/** UTF-16LE base64's check gram: its characters there stand for the value's 18th character, as CHECK_AT does for the others. */
+const CHECK_AT_UTF16 = 48;
+/**
+ * How many patterns under one key make the check worth its reads (smaller groups verify each):
+ * one value's own forms put up to 6 under its raw bytes' key (raw, raw-wrapped, json, url, \x).
+ */
+const CHECK_FROM = 12;
+/**
+ * The most input bytes a pattern of `len` bytes (a base64 one: characters) over a value of `raw`
+ * bytes can span: one LF or CRLF between any two characters of a wrapping form (UTF-16LE base64's
+ * at least UTF16_MIN_LINE characters apart after the first); JSON's `\u0041` for every byte.
+ */
+function spanOf(kind: number, len: number, raw: number, shape: number): number {
+  switch (kind) {
+    case EXACT:
+      return len;
+    case B64:
+      return shape & B64_UTF16 ? len + 2 * (1 + Math.floor(Math.max(0, len - 2) / UTF16_MIN_LINE)) : 3 * len - 2;
+    case HEX:
+      return 2 * raw;
+    case URL:
+      return 3 * raw;
+    case XESC:
+      return 4 * raw;
+    case HEXSEP:
+      return 3 * raw - 1;
+    case RAWW:
+      return 3 * raw - 2;
+    case HEXW:
+      return 6 * raw - 2;
+    default:
+      return MAX_FORM_GROWTH * raw;
+  }
+}
 
 const B64_STD = enc.encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/');
 const B64_URL = enc.encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_');
 const EQ = 61; // '='
-/** Bytes that may appear inside a base64 or base64url run. */
-const IS_B64 = new Uint8Array(256);
-for (const c of [...B64_STD, ...B64_URL]) IS_B64[c] = 1;
 /** Hex digit values, 255 for anything else. */
 const HEXVAL = new Uint8Array(256).fill(255);
 for (let i = 0; i < 16; i++) {
@@ -154,14 +205,32 @@ for (const [c, b] of [
   JSON_ESCAPE[c.charCodeAt(0)] = b;
 
 /** Form names, indexed as the compile records them; PARTIAL is a name's slot for a cut-off form. */
-const FORMS = ['raw', 'base64', 'base64url', 'hex', 'url', 'json', 'partial'] as const;
+const FORMS = [
+  'raw',
+  'base64',
+  'base64url',
+  'hex',
+  'url',
+  'json',
+  'x-escape',
+  'hex-separated',
+  'base64-utf16le',
+  'raw-wrapped',
+  'hex-wrapped',
+  'partial',
+] as const;
 const F_RAW = 0;
 const F_B64 = 1;
 const F_B64URL = 2;
 const F_HEX = 3;
 const F_URL = 4;
 const F_JSON = 5;
-const F_PARTIAL = 6;
+const F_XESC = 6;
+const F_HEXSEP = 7;
+const F_B64_UTF16 = 8;
+const F_RAWW = 9;
+const F_HEXW = 10;
+const F_PARTIAL = 11;
 
 /**
  * The distinct byte strings of a compile (the values' raw bytes and every spelling of their
@@ -176,7 +245,7 @@ class Strings {
   off = new Int32Array(1024);
   len = new Int32Array(1024);
   hash = new Int32Array(1024);
-  /** Per string: RAW_ADDED, FORMS_DONE (on a value's raw bytes), FILTERED* (its grams are in the filter). */
+  /** Per string: RAW_ADDED, ESCAPES_ADDED, FORMS_DONE (on a value's raw bytes), FILTERED* (its grams are in the filter). */
   flags = new Uint8Array(1024);
   private table = new Int32Array(2048); // string id + 1, open addressing on the hash
   private readonly seed = (Math.random() * 2 ** 32) | 0;
@@ -209,7 +278,7 @@ class Strings {
       this.bytes = grown;
     }
     const into = this.bytes;
-    if (n < 16) for (let i = 0; i < n; i++) into[this.size + i] = src[from + i];
+    if (n < 64) for (let i = 0; i < n; i++) into[this.size + i] = src[from + i];
     else into.set(src.subarray(from, to), this.size);
     const id = this.count++;
     if (id === this.off.length) {
@@ -246,6 +315,8 @@ class Strings {
 }
 /** On a value's raw bytes: its raw pattern was added. */
 const RAW_ADDED = 1;
+/** On a value's raw bytes: its JSON escapes' entries (`addEscapes`) are counted. */
+const ESCAPES_ADDED = 2;
 const FILTERED = 1 << 5;
 const FILTERED_B64 = 1 << 6;
 /** On a raw string: its value's encoded forms were added. */
@@ -253,7 +324,7 @@ const FORMS_DONE = 1 << 7;
 
 /**
  * Characters [from, cut) of the base64 of `a` zero bytes followed by the value raw[o, o + n),
- * with padding, into b64Std[0, cut - from) and, in the base64url alphabet, b64Url.
+ * with padding, into b64Std[0, cut - from).
  */
 function base64Into(raw: Uint8Array, o: number, n: number, a: number, from: number, cut: number): void {
   const total = n + a;
@@ -266,7 +337,6 @@ function base64Into(raw: Uint8Array, o: number, n: number, a: number, from: numb
       const pad = (pos === 2 && 3 * g + 1 >= total) || (pos === 3 && 3 * g + 2 >= total);
       const x = (v >> (18 - 6 * pos)) & 63;
       b64Std[c - from] = pad ? EQ : B64_STD[x];
-      b64Url[c - from] = pad ? EQ : B64_URL[x];
     }
   }
 }
@@ -323,6 +393,62 @@ function hexForm(raw: Uint8Array, o: number, n: number): void {
     prefix[prefixLen++] = LOWER_HEX[raw[i] & 15];
   }
 }
+
+/** Hex digit pairs with `sep` between two (as `xxd -g1`, `od` and MAC addresses write them). */
+function hexSepForm(raw: Uint8Array, o: number, n: number, sep: number): void {
+  prefixLen = 0;
+  for (let i = o; i < o + n && prefixLen < DECODING_PREFIX; i++) {
+    if (i > o) prefix[prefixLen++] = sep;
+    prefix[prefixLen++] = LOWER_HEX[raw[i] >> 4];
+    prefix[prefixLen++] = LOWER_HEX[raw[i] & 15];
+  }
+}
+/** Hex separators: space, ':' and '-'. */
+const HEX_SEPARATORS = [32, 58, 45];
+
+/**
+ * `\xXX` for every byte (`echo -e`, C, `printf`), or with `printable` only the bytes outside
+ * printable ASCII (and `\` and `'`), as Python writes bytes.
+ */
+function xescForm(raw: Uint8Array, o: number, n: number, printable: boolean): void {
+  prefixLen = 0;
+  for (let i = o; i < o + n && prefixLen < DECODING_PREFIX; i++) {
+    const b = raw[i];
+    if (printable && b >= 32 && b < 127 && b !== 92 && b !== 39) prefix[prefixLen++] = b;
+    else {
+      prefix[prefixLen++] = 92;
+      prefix[prefixLen++] = 120;
+      prefix[prefixLen++] = LOWER_HEX[b >> 4];
+      prefix[prefixLen++] = LOWER_HEX[b & 15];
+    }
+  }
+}
+
+/** The value's UTF-16LE, from its UTF-8 raw[o, o + n), into `utf16`; answers its length. */
+function utf16Into(raw: Uint8Array, o: number, n: number): number {
+  if (utf16.length < 2 * n) utf16 = new Uint8Array(2 * n);
+  let k = 0;
+  for (let i = o; i < o + n; ) {
+    const b = raw[i];
+    const size = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
+    let cp = size === 1 ? b : b & (0x7f >> size);
+    for (let j = 1; j < size; j++) cp = (cp << 6) | (raw[i + j] & 63);
+    i += size;
+    if (cp > 0xffff) {
+      const hi = 0xd800 + ((cp - 0x10000) >> 10);
+      const lo = 0xdc00 + ((cp - 0x10000) & 0x3ff);
+      utf16[k++] = hi & 255;
+      utf16[k++] = hi >> 8;
+      utf16[k++] = lo & 255;
+      utf16[k++] = lo >> 8;
+    } else {
+      utf16[k++] = cp & 255;
+      utf16[k++] = cp >> 8;
+    }
+  }
+  return k;
+}
+let utf16 = new Uint8Array(256);
 
 function urlForm(raw: Uint8Array, o: number, n: number, keep: Uint8Array, plus: boolean): void {
   prefixLen = 0;
@@ -386,12 +512,11 @@ function jsonForm(raw: Uint8Array, o: number, n: number, slash: boolean, escapes
 }
 
 /**
- * Every spelling of every encoded form of a value (a decoding form's first DECODING_PREFIX bytes),
- * interned into `s`, as (form, kind, string id) triples appended to `out`; a base64 spelling
- * equal to the raw bytes and repeats within the value are dropped later.
+ * The base64 spellings of raw[o, o + n) at the three alignments as `encodedForms` appends them;
+ * with `wide`, of a value's UTF-16LE (string `rawId`, standard alphabet only).
  */
-function encodedForms(raw: Uint8Array, o: number, n: number, s: Strings, out: number[]): void {
-  const high = highSextets(raw, o, n);
+function base64Forms(raw: Uint8Array, o: number, n: number, s: Strings, out: number[], wide: boolean, rawId: number): void {
+  const high = wide ? 0 : highSextets(raw, o, n);
   for (let a = 0; a < 3; a++) {
     // The value's bytes after `a` unknown bytes: keep only the characters made of value bits alone.
     const full = Math.ceil((n + a) / 3) * 4;
@@ -402,20 +527,60 @@ function encodedForms(raw: Uint8Array, o: number, n: number, s: Strings, out: nu
     // The value ending padded data: its last partial character (zero bits after it), then '='.
     for (let end = to, padded = 0; padded < 2; padded++, end = full) {
       if (padded && (a + n) % 3 === 0) break;
+      // UTF-16LE of mostly 3-byte characters is shorter than their UTF-8: a key needs 8 characters.
+      if (wide && end - from < MIN_VALUE_BYTES) continue;
       const length = Math.min(end, cut) - from;
       const std = s.intern(b64Std, 0, length);
-      const shape = a | (padded << 3) | ((end - from) << 4);
-      out.push(F_B64, B64, std, shape);
-      if (high & (1 << a)) out.push(F_B64URL, B64, s.intern(b64Url, 0, length), shape | B64_URL_ALPHABET);
+      const shape = a | (padded ? B64_PADDED : 0) | (wide ? B64_UTF16 : 0) | ((end - from) << B64_LENGTH);
+      out.push(wide ? F_B64_UTF16 : F_B64, B64, std, shape, rawId);
+      if (high & (1 << a)) {
+        // The url alphabet differs in the 62nd and 63rd characters only.
+        for (let c = 0; c < length; c++) b64Url[c] = b64Std[c] === 43 ? 45 : b64Std[c] === 47 ? 95 : b64Std[c];
+        out.push(F_B64URL, B64, s.intern(b64Url, 0, length), shape | B64_URL_ALPHABET, rawId);
+      }
     }
   }
+}
+
+/** Appends the decoding form written into `prefix` (its first DECODING_PREFIX bytes). */
+const pushPrefix = (out: number[], form: number, kind: number, s: Strings) =>
+  out.push(form, kind, s.intern(prefix, 0, Math.min(prefixLen, DECODING_PREFIX)), 0, -1);
+
+/**
+ * Every spelling of every encoded form of a value (a decoding form's first DECODING_PREFIX bytes),
+ * interned into `s`, as (form, kind, string id, base64 shape, raw string id or -1 for the value's
+ * own) appended to `out`; repeats within the value are dropped later.
+ */
+function encodedForms(raw: Uint8Array, o: number, n: number, rawId: number, s: Strings, out: number[]): void {
+  base64Forms(raw, o, n, s, out, false, -1);
+  // The raw bytes split by line breaks, and the JSON spelling that escapes nothing, under which
+  // JSON text with escapes anywhere is looked up, escapes decoded (`matchAt`): one string.
+  const rawPrefix = s.intern(raw, o, o + Math.min(n, DECODING_PREFIX));
+  out.push(F_RAWW, RAWW, rawId, 0, -1);
   // Lower case only: verification reads hex digits in any case.
   hexForm(raw, o, n);
-  out.push(F_HEX, HEX, s.intern(prefix, 0, Math.min(prefixLen, DECODING_PREFIX)), 0);
+  pushPrefix(out, F_HEX, HEX, s);
+  out.push(F_HEXW, HEXW, out[out.length - 3], 0, -1); // the same bytes
+  for (const sep of HEX_SEPARATORS) {
+    hexSepForm(raw, o, n, sep);
+    pushPrefix(out, F_HEXSEP, HEXSEP, s);
+  }
+  xescForm(raw, o, n, false);
+  pushPrefix(out, F_XESC, XESC, s);
+  // Python's spelling, where it isn't the raw bytes: its escapes may come past the prefix kept.
+  let unprintable = false;
+  for (let i = o; i < o + n && !unprintable; i++) unprintable = raw[i] < 32 || raw[i] >= 127 || raw[i] === 92 || raw[i] === 39;
+  if (unprintable) {
+    xescForm(raw, o, n, true);
+    pushPrefix(out, F_XESC, XESC, s);
+  }
+  const units = utf16Into(raw, o, n);
+  base64Forms(utf16, 0, units, s, out, true, s.intern(utf16, 0, units));
   for (let e = 0; e < URL_ENCODERS.length; e++) {
     urlForm(raw, o, n, URL_ENCODERS[e][0], URL_ENCODERS[e][1]);
-    out.push(F_URL, URL, s.intern(prefix, 0, Math.min(prefixLen, DECODING_PREFIX)), 0);
+    pushPrefix(out, F_URL, URL, s);
   }
+  out.push(F_JSON, JSON_, rawPrefix, 0, -1);
   // Only the spellings that differ: a writer's escapes matter only where the value has such characters.
   let has = 0;
   let slash = false;
@@ -431,7 +596,7 @@ function encodedForms(raw: Uint8Array, o: number, n: number, s: Strings, out: nu
     if (escapes !== ESC_ALL && (e & has) !== e) continue;
     for (let slashed = 0; slashed < (slash && escapes !== ESC_ALL ? 2 : 1); slashed++) {
       jsonForm(raw, o, n, slashed === 1, escapes);
-      out.push(F_JSON, JSON_, s.intern(prefix, 0, Math.min(prefixLen, DECODING_PREFIX)), 0);
+      pushPrefix(out, F_JSON, JSON_, s);
     }
   }
 }
@@ -465,12 +630,30 @@ interface Tables {
    */
   breaks: Int32Array;
   breakShift: number;
+  /** `breaks` for the 4 characters before a break, where fewer follow it in a short pattern: few entries, so a bitset of its own. */
+  breaksAhead: Int32Array;
+  aheadShift: number;
+  /**
+   * JSON escapes, for a sample at or just after a backslash (`mayEscape`): every value's 4-grams at
+   * 0..step+2, two bits each (GOLDEN3, GOLDEN4), which the bytes an escape decodes to must start.
+   */
+  escapes: Int32Array;
+  escapeShift: number;
+  /** Whether a value is short enough (under step + 6 bytes) that an escape near its end may hold too few bytes after it. */
+  escapeBack: boolean;
   bloomShift: number;
   gram: Int32Array;
   gram2: Int32Array;
   gramShift: number;
+  /**
+   * The two characters either side of a line break within a wrapping pattern's first `step + 3`
+   * bytes, folded, as a bit per pair (`mayBreak` reads it first: 8 KiB, where `breaks` is 256).
+   */
+  pairs: Int32Array;
   // Verification: the key of a start (its first 8 folded bytes, 12 after `\u00`) → patterns.
   keys: Int32Array;
+  /** A bit per key (hashed to 16 bits): most starts the filter passes have none, found here in 8 KiB. */
+  keyBloom: Int32Array;
   keyFrom: Int32Array; // -1 = empty slot
   keyTo: Int32Array;
   keyMask: number;
@@ -482,11 +665,13 @@ interface Tables {
   /** Whether every value, so every pattern, is ASCII: a string is then scanned as it is (`scanText`). */
   ascii: boolean;
   /**
-   * Pattern → its check gram (`longestIn`), where `checked`: a url or json pattern's value's 4 bytes
-   * at CHECK_AT, any other's own 4 bytes there, folded.
+   * Pattern → its check gram (`longestIn`), where `checked`: for a class told apart BY_VALUE its
+   * value's 4 bytes at CHECK_AT, for the others its own 4 bytes there (CHECK_AT_UTF16), folded.
    */
   check: Int32Array;
   checked: Uint8Array;
+  /** Pattern → its CHECK_CLASS. */
+  checkClass: Uint8Array;
 }
 
 function pow2Bits(n: number): number {
@@ -518,7 +703,13 @@ interface Filling {
   gramShift: number;
   breaks: Int32Array;
   breakShift: number;
+  breaksAhead: Int32Array;
+  aheadShift: number;
+  escapes: Int32Array;
+  escapeShift: number;
+  pairs: Int32Array;
   keys: Int32Array;
+  keyBloom: Int32Array;
   keyFrom: Int32Array;
   keyTo: Int32Array;
   keyMask: number;
@@ -551,18 +742,90 @@ function addGrams(t: Filling, o: number, len: number, b64: boolean): void {
     }
   }
   if (!b64) return;
-  for (let k = fit + 1; k < step + 3; k++) {
-    const v = gramAt(pat, o + k - 4);
-    const b = Math.imul(v, GOLDEN) >>> breakShift;
-    const c = Math.imul(v, GOLDEN5) >>> breakShift;
-    breaks[b >>> 5] |= 1 << (b & 31);
-    breaks[c >>> 5] |= 1 << (c & 31);
+  for (let k = 1; k < step + 3 && k < len; k++) {
+    const pair = ((pat[o + k - 1] | 0x20) << 8) | (pat[o + k] | 0x20);
+    t.pairs[pair >>> 5] |= 1 << (pair & 31);
   }
+  for (let k = fit + 1; k < step + 3; k++) setPair(t.breaksAhead, t.aheadShift, gramAt(pat, o + k - 4), GOLDEN, GOLDEN5);
+}
+
+/** Sets the two bits of a folded gram in a two-bit filter (`breaks`, `escapes`). */
+function setPair(bits: Int32Array, shift: number, v: number, h1: number, h2: number): void {
+  const b = Math.imul(v, h1) >>> shift;
+  const c = Math.imul(v, h2) >>> shift;
+  bits[b >>> 5] |= 1 << (b & 31);
+  bits[c >>> 5] |= 1 << (c & 31);
+}
+const pairHas = (bits: Int32Array, shift: number, v: number, h1: number, h2: number) => {
+  const b = Math.imul(v, h1) >>> shift;
+  const c = Math.imul(v, h2) >>> shift;
+  return (bits[b >>> 5] & (1 << (b & 31))) !== 0 && (bits[c >>> 5] & (1 << (c & 31))) !== 0;
+};
+
+/** Offset bits 16 + o for o from `from` to step - 1 (a gram that breaks or escapes before it shifted there). */
+const shiftedFrom = (from: number, step: number) => (from >= step ? 0 : ((1 << step) - (1 << from)) << 16);
+
+/** Reused for an escape and the value's bytes after it. */
+const TAIL = new Uint8Array(20);
+
+/**
+ * A value's entries for JSON with `\uXXXX` (or a short escape) for any character anywhere
+ * (docs/scrubber.md, Design, 6). A sample inside an escape reads none of the value's bytes: so
+ * for each character that starts before `step - 1`, the 4 bytes at 1 and on into each of its
+ * escapes (not holding a backslash, which the scan meets itself), followed by the value's bytes,
+ * go into the filter under every offset from where they would stand with nothing escaped before
+ * them (on the condition that an escape lies between the start and the sample). And the value's
+ * grams at 0..step+2 go into the escape filter.
+ */
+function addEscapes(t: Filling, o: number, n: number): void {
+  const { pat, step, bloom, bloomShift, gram, gram2, gramShift } = t;
+  for (let k = 0; k + 4 <= n && k <= step + 2; k++) setPair(t.escapes, t.escapeShift, gramAt(pat, o + k), GOLDEN3, GOLDEN4);
+  for (let i = o, q = 0; q + 1 < step && i < o + n; ) {
+    const b = pat[i];
+    const size = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
+    let cp = size === 1 ? b : b & (0x7f >> size);
+    for (let k = 1; k < size; k++) cp = (cp << 6) | (pat[i + k] & 63);
+    for (let e = 0; e < 2; e++) {
+      let len = 0;
+      if (e === 1) {
+        const short = size === 1 ? (b === 47 ? 47 : SHORT_ESCAPE[b]) : 0;
+        if (short === 0) continue;
+        TAIL[0] = 92;
+        TAIL[1] = short;
+        len = 2;
+      } else if (cp > 0xffff) {
+        len = tailU(tailU(0, 0xd800 + ((cp - 0x10000) >> 10)), 0xdc00 + ((cp - 0x10000) & 0x3ff));
+      } else len = tailU(0, cp);
+      const after = Math.min(3, o + n - i - size);
+      for (let j = 0; j < after; j++) TAIL[len + j] = pat[i + size + j];
+      for (let at = 1; at + 4 <= len + after && q + at < step; at++) {
+        if (TAIL[at] === 92 || TAIL[at + 1] === 92 || TAIL[at + 2] === 92 || TAIL[at + 3] === 92) continue;
+        const v = gramAt(TAIL, at);
+        const bits = shiftedFrom(q + at, step);
+        const h = Math.imul(v, GOLDEN3) >>> bloomShift;
+        bloom[h >>> 5] |= 1 << (h & 31);
+        gram[Math.imul(v, GOLDEN) >>> gramShift] |= bits;
+        gram2[Math.imul(v, GOLDEN2) >>> gramShift] |= bits;
+      }
+    }
+    i += size;
+    q += size;
+  }
+}
+
+/** `\uXXXX` (lower-case hex) into TAIL at k; answers the index after it. */
+function tailU(k: number, code: number): number {
+  TAIL[k++] = 92;
+  TAIL[k++] = 117;
+  for (let shift = 12; shift >= 0; shift -= 4) TAIL[k++] = LOWER_HEX[(code >> shift) & 15];
+  return k;
 }
 
 /** Counts a pattern under key k in the open-addressed key table; returns its slot. */
 function addKey(t: Filling, k: number): number {
   const { keys, keyFrom, keyTo, keyMask } = t;
+  const b = Math.imul(k, GOLDEN5) >>> 16;
+  t.keyBloom[b >>> 5] |= 1 << (b & 31);
   let h = k & keyMask;
   while (keyFrom[h] !== -1 && keys[h] !== k) h = (h + 1) & keyMask;
   keys[h] = k;
@@ -605,14 +868,18 @@ function build(values: readonly ScrubValue[]): Tables {
     if (size > MAX_VALUE_BYTES) throw new RangeError(`scrubber: value #${i} (${v.name}) is longer than 1 MiB`);
     return s.intern(scratch, 0, size);
   });
-  const add = (bytes: number, kind: number, v: number, form: number, shape: number) => {
-    const name = values[v].name;
+  /** Where a name's slots are in `slotOf`, its `partial` slot made with it. */
+  const nameAt = (name: string) => {
     let at = nameIndex.get(name);
     if (at === undefined) {
       nameIndex.set(name, (at = nameIndex.size * FORMS.length));
       slotOf[at + F_PARTIAL] = slots.push({ name, form: 'partial' }) - 1;
       repOf.push(repText.push(`[redacted:${name}]`) - 1);
     }
+    return at;
+  };
+  const add = (bytes: number, kind: number, v: number, at: number, form: number, shape: number, rawId: number) => {
+    const name = values[v].name;
     let slot = slotOf[at + form];
     if (slot < 0) {
       slotOf[at + form] = slot = slots.push({ name, form: FORMS[form] }) - 1;
@@ -620,7 +887,7 @@ function build(values: readonly ScrubValue[]): Tables {
     }
     pBytes.push(bytes);
     pKind.push(kind);
-    pRaw.push(rawIds[v]);
+    pRaw.push(rawId >= 0 ? rawId : rawIds[v]);
     pSlot.push(slot);
     pPartial.push(slotOf[at + F_PARTIAL]);
     pShape.push(shape);
@@ -629,7 +896,7 @@ function build(values: readonly ScrubValue[]): Tables {
   for (let v = 0; v < values.length; v++) {
     if (s.flags[rawIds[v]] & RAW_ADDED) continue;
     s.flags[rawIds[v]] |= RAW_ADDED;
-    add(rawIds[v], EXACT, v, F_RAW, 0);
+    add(rawIds[v], EXACT, v, nameAt(values[v].name), F_RAW, 0, -1);
   }
   const forms: number[] = [];
   const decoding: number[] = []; // this value's decoding patterns so far: string id × 8 + kind
@@ -639,18 +906,19 @@ function build(values: readonly ScrubValue[]): Tables {
     s.flags[rawIds[v]] |= FORMS_DONE;
     forms.length = 0;
     decoding.length = 0;
-    encodedForms(s.bytes, s.off[rawIds[v]], s.len[rawIds[v]], s, forms);
-    for (let f = 0; f < forms.length; f += 4) {
+    encodedForms(s.bytes, s.off[rawIds[v]], s.len[rawIds[v]], rawIds[v], s, forms);
+    const at = nameAt(values[v].name);
+    for (let f = 0; f < forms.length; f += 5) {
       const kind = forms[f + 1];
       const bytes = forms[f + 2];
       // A decoding pattern is its kind, its value and its first bytes (what the filter and the key
       // read); a base64 one also its shape, and every shape of a value comes once.
       if (kind !== B64) {
-        const id = bytes * 8 + kind;
+        const id = bytes * 16 + kind;
         if (decoding.includes(id)) continue;
         decoding.push(id);
       }
-      add(bytes, kind, v, forms[f], forms[f + 3]);
+      add(bytes, kind, v, at, forms[f], forms[f + 3], forms[f + 4]);
     }
   }
 
@@ -672,19 +940,30 @@ function build(values: readonly ScrubValue[]): Tables {
   let horizon = 0;
   for (let i = 0; i < count; i++) {
     off[i] = s.off[pBytes[i]];
-    len[i] = kind[i] === B64 ? pShape[i] >> 4 : s.len[pBytes[i]];
-    b64[i] = pShape[i] & 15;
+    len[i] = kind[i] === B64 ? pShape[i] >> B64_LENGTH : s.len[pBytes[i]];
+    b64[i] = pShape[i] & ((1 << B64_LENGTH) - 1);
     raw[i] = s.off[pRaw[i]];
     rawLen[i] = s.len[pRaw[i]];
     minLen = Math.min(minLen, len[i]);
-    horizon = Math.max(horizon, spanOf(kind[i], len[i], rawLen[i]));
+    horizon = Math.max(horizon, spanOf(kind[i], len[i], rawLen[i], b64[i]));
   }
 
   const check = new Int32Array(count);
   const checked = new Uint8Array(count);
+  const checkClass = new Uint8Array(count);
   for (let i = 0; i < count; i++) {
-    // url and json are told apart by their values' bytes, the others by their own.
-    const decoded = kind[i] === URL || kind[i] === JSON_;
+    const c = (checkClass[i] = kind[i] === B64 && b64[i] & B64_UTF16 ? CHECK_UTF16 : CHECK_CLASS[kind[i]]);
+    if (c === CHECK_UTF16) {
+      // Spelled from the value: the pattern keeps only its first DECODING_PREFIX characters.
+      if (len[i] < CHECK_AT_UTF16 + 4) continue;
+      const a = b64[i] & B64_ALIGN;
+      const from = Math.ceil((8 * a) / 6) + CHECK_AT_UTF16;
+      base64Into(pat, raw[i], rawLen[i], a, from, from + 4);
+      checked[i] = 1;
+      check[i] = gramAt(b64Std, 0);
+      continue;
+    }
+    const decoded = ((BY_VALUE >> c) & 1) === 1;
     if ((decoded ? rawLen[i] : s.len[pBytes[i]]) < CHECK_AT + 4) continue;
     checked[i] = 1;
     check[i] = decoded ? wordAt(pat, raw[i] + CHECK_AT) : gramAt(pat, off[i] + CHECK_AT);
@@ -698,12 +977,26 @@ function build(values: readonly ScrubValue[]): Tables {
   const bloomBits = Math.min(BLOOM_MAX_BITS, Math.max(10, pow2Bits(count * step * BLOOM_BITS_PER_GRAM)));
   const bloom = new Int32Array(1 << (bloomBits - 5));
   const bloomShift = 32 - bloomBits;
-  let b64Count = 0;
-  for (let i = 0; i < count; i++) b64Count += kind[i] === B64 ? 1 : 0;
+  let wrapCount = 0;
+  for (let i = 0; i < count; i++) wrapCount += (WRAPPING >> kind[i]) & 1;
   // Two bits per entry, so a text whose lines all end and begin alike rarely passes by chance.
-  const breakBits = Math.min(BREAKS_MAX_BITS, Math.max(10, pow2Bits(b64Count * (step + 2) * 2 * BLOOM_BITS_PER_GRAM)));
+  const breakBits = Math.min(BREAKS_MAX_BITS, Math.max(10, pow2Bits(wrapCount * (step + 2) * 2 * BLOOM_BITS_PER_GRAM)));
   const breaks = new Int32Array(1 << (breakBits - 5));
   const breakShift = 32 - breakBits;
+  // The 4 characters before a break, for breaks at `fit + 1` and on (`addGrams`): patterns under `step + 7` long.
+  let aheadCount = 0;
+  for (let i = 0; i < count; i++) if ((WRAPPING >> kind[i]) & 1) aheadCount += Math.max(0, step + 6 - len[i]);
+  const aheadBits = Math.min(BREAKS_MAX_BITS, Math.max(10, pow2Bits(aheadCount * 2 * BLOOM_BITS_PER_GRAM)));
+  const distinct: number[] = [];
+  for (const id of rawIds) {
+    if (s.flags[id] & ESCAPES_ADDED) continue;
+    s.flags[id] |= ESCAPES_ADDED;
+    distinct.push(id);
+  }
+  const escapeBits = Math.min(BREAKS_MAX_BITS, Math.max(10, pow2Bits(distinct.length * (step + 3) * 2 * BLOOM_BITS_PER_GRAM)));
+  const escapes = new Int32Array(1 << (escapeBits - 5));
+  let escapeBack = false;
+  for (const id of distinct) escapeBack ||= s.len[id] < step + 6;
   const gramShift = 32 - gramBits;
   // Verification table, open addressing on the start's key.
   const keyBits = pow2Bits(count * 2);
@@ -719,13 +1012,36 @@ function build(values: readonly ScrubValue[]): Tables {
     b64Bits[g] = 1 << g;
     if (g > 0) for (let o = g + 1; o < step; o++) b64Bits[g] |= 1 << (16 + o);
   }
-  const t = { pat, step, b64Bits, bloom, bloomShift, gram, gram2, gramShift, breaks, breakShift, keys, keyFrom, keyTo, keyMask };
+  const t = {
+    pat,
+    step,
+    pairs: new Int32Array(1 << 11),
+    keyBloom: new Int32Array(1 << 11),
+    b64Bits,
+    bloom,
+    bloomShift,
+    gram,
+    gram2,
+    gramShift,
+    breaks,
+    breakShift,
+    breaksAhead: new Int32Array(1 << (aheadBits - 5)),
+    aheadShift: 32 - aheadBits,
+    escapes,
+    escapeShift: 32 - escapeBits,
+    keys,
+    keyFrom,
+    keyTo,
+    keyMask,
+  };
+  if (count) for (const id of distinct) addEscapes(t, s.off[id], s.len[id]);
   for (let i = 0; i < count; i++) {
     // The same bytes give the same entries.
-    const filtered = kind[i] === B64 ? FILTERED_B64 : FILTERED;
+    const wrapping = ((WRAPPING >> kind[i]) & 1) === 1;
+    const filtered = wrapping ? FILTERED_B64 : FILTERED;
     if (!(s.flags[pBytes[i]] & filtered)) {
       s.flags[pBytes[i]] |= filtered;
-      addGrams(t, off[i], len[i], kind[i] === B64);
+      addGrams(t, off[i], len[i], wrapping);
     }
     keyOf[i] = addKey(t, keyOfPattern(pat, off[i], len[i]));
   }
@@ -741,16 +1057,23 @@ function build(values: readonly ScrubValue[]): Tables {
   for (let i = 0; i < count; i++) list[keyTo[keyOf[i]]++] = i;
   // A group of CHECK_FROM patterns and more: those without a check gram first, in pattern order,
   // then those with one, by class and check gram, so a start verifies only those whose gram it has.
+  // (Patterns with the same class and gram are all verified, the earliest kept on a tie, so their
+  // order among themselves doesn't matter.)
   const keyMid = Int32Array.from(keyTo);
+  let order: Float64Array | null = null;
   for (let h = 0; h < keys.length; h++) {
     if (keyFrom[h] === -1 || keyTo[h] - keyFrom[h] < CHECK_FROM) continue;
-    const group = Array.from(list.subarray(keyFrom[h], keyTo[h]));
-    const plain = group.filter((p) => checked[p] === 0);
-    list.set(plain, keyFrom[h]);
-    list.set(
-      group.filter((p) => checked[p] === 1).sort((a, b) => CHECK_CLASS[kind[a]] - CHECK_CLASS[kind[b]] || check[a] - check[b] || a - b),
-      (keyMid[h] = keyFrom[h] + plain.length),
-    );
+    if (order === null) {
+      order = new Float64Array(count);
+      for (let p = 0; p < count; p++) order[p] = checkClass[p] * 2 ** 32 + check[p] + 2 ** 31;
+    }
+    const sortKey = order;
+    const group = list.slice(keyFrom[h], keyTo[h]);
+    let w = keyFrom[h];
+    for (const p of group) if (checked[p] === 0) list[w++] = p;
+    keyMid[h] = w;
+    for (const p of group) if (checked[p] === 1) list[w++] = p;
+    list.subarray(keyMid[h], w).sort((a, b) => sortKey[a] - sortKey[b]);
   }
   return {
     count,
@@ -770,6 +1093,13 @@ function build(values: readonly ScrubValue[]): Tables {
     bloomShift,
     breaks,
     breakShift,
+    breaksAhead: t.breaksAhead,
+    aheadShift: t.aheadShift,
+    escapes,
+    escapeShift: t.escapeShift,
+    escapeBack,
+    pairs: t.pairs,
+    keyBloom: t.keyBloom,
     gram,
     gram2,
     gramShift,
@@ -783,6 +1113,7 @@ function build(values: readonly ScrubValue[]): Tables {
     ascii,
     check,
     checked,
+    checkClass,
   };
 }
 
@@ -799,6 +1130,10 @@ const typedArraysOf = (t: Tables) => [
   t.b64,
   t.bloom,
   t.breaks,
+  t.breaksAhead,
+  t.escapes,
+  t.pairs,
+  t.keyBloom,
   t.gram,
   t.gram2,
   t.keys,
@@ -808,6 +1143,7 @@ const typedArraysOf = (t: Tables) => [
   t.list,
   t.check,
   t.checked,
+  t.checkClass,
 ];
 
 function tableBytes(t: Tables): number {
@@ -835,10 +1171,17 @@ function verify(t: Tables, p: number, d: Uint8Array, s: number, n: number): numb
       const size = t.rawLen[p];
       const total = size + a;
       const from = Math.ceil((8 * a) / 6);
+      // UTF-16LE's lines: after its first line break, at least UTF16_MIN_LINE characters each.
+      const minLine = shape & B64_UTF16 ? UTF16_MIN_LINE : 0;
+      let line = minLine; // the first line may be shorter: the value sits anywhere in a blob
       let v = 0;
       let i = s;
-      for (let c = from, end = from + t.len[p]; c < end; c++, i++) {
-        if (c > from && i < n) i = skipBreak(d, i, n);
+      for (let c = from, end = from + t.len[p]; c < end; c++, i++, line++) {
+        if (c > from && i < n && (d[i] === 10 || d[i] === 13)) {
+          if (line < minLine) return -1;
+          i = skipBreak(d, i, n);
+          line = 0;
+        }
         if (i >= n) return -1;
         // Character c of base64(a zero bytes, then the value), group by group.
         const pos = c & 3;
@@ -873,6 +1216,49 @@ function verify(t: Tables, p: number, d: Uint8Array, s: number, n: number): numb
       }
       return i;
     }
+    case XESC: {
+      let i = s;
+      for (let j = t.raw[p], end = j + t.rawLen[p]; j < end; j++) {
+        if (i >= n) return -1;
+        const b = xescByte(d, i, n);
+        i = unitEnd;
+        if (b !== pat[j]) return -1;
+      }
+      return i;
+    }
+    case HEXSEP: {
+      const sep = pat[t.off[p] + 2];
+      const o = t.raw[p];
+      const end = s + 3 * t.rawLen[p] - 1;
+      if (end > n) return -1;
+      for (let i = s, j = o; i < end; i += 3, j++) {
+        const hi = HEXVAL[d[i]];
+        const lo = HEXVAL[d[i + 1]];
+        if (hi === 255 || lo === 255 || ((hi << 4) | lo) !== pat[j] || (i + 2 < end && d[i + 2] !== sep)) return -1;
+      }
+      return end;
+    }
+    case RAWW: {
+      let i = s;
+      for (let j = t.raw[p], end = j + t.rawLen[p]; j < end; j++, i++) {
+        if (i < n && d[i] !== pat[j] && j > t.raw[p]) i = skipBreak(d, i, n);
+        if (i >= n || d[i] !== pat[j]) return -1;
+      }
+      return i;
+    }
+    case HEXW: {
+      let i = s;
+      for (let j = t.raw[p], end = j + t.rawLen[p]; j < end; j++) {
+        if (j > t.raw[p]) i = skipBreak(d, i, n);
+        if (i >= n) return -1;
+        const hi = HEXVAL[d[i]];
+        i = skipBreak(d, i + 1, n);
+        if (i >= n) return -1;
+        const lo = HEXVAL[d[i++]];
+        if (hi === 255 || lo === 255 || ((hi << 4) | lo) !== pat[j]) return -1;
+      }
+      return i;
+    }
     default:
       return verifyJson(pat, t.raw[p], t.rawLen[p], d, s, n);
   }
@@ -904,6 +1290,15 @@ function urlByte(d: Uint8Array, i: number, n: number): number {
   if (b !== 37 || i + 2 >= n || HEXVAL[d[i + 1]] === 255 || HEXVAL[d[i + 2]] === 255) return b;
   unitEnd = i + 3;
   return (HEXVAL[d[i + 1]] << 4) | HEXVAL[d[i + 2]];
+}
+
+/** The byte that the \x form's unit at i stands for (`\xXX` in either case, else itself); sets `unitEnd`. */
+function xescByte(d: Uint8Array, i: number, n: number): number {
+  const b = d[i];
+  unitEnd = i + 1;
+  if (b !== 92 || i + 3 >= n || d[i + 1] !== 120 || HEXVAL[d[i + 2]] === 255 || HEXVAL[d[i + 3]] === 255) return b;
+  unitEnd = i + 4;
+  return (HEXVAL[d[i + 2]] << 4) | HEXVAL[d[i + 3]];
 }
 
 /**
@@ -960,58 +1355,72 @@ function verifyJson(pat: Uint8Array, j: number, len: number, d: Uint8Array, s: n
 /** Where the bucket for key k starts in `list`, or -1. */
 function bucket(t: Tables, k: number): number {
   const { keys, keyFrom, keyMask } = t;
+  const b = Math.imul(k, GOLDEN5) >>> 16;
+  if ((t.keyBloom[b >>> 5] & (1 << (b & 31))) === 0) return -1;
   let h = k & keyMask;
   while (keyFrom[h] !== -1 && keys[h] !== k) h = (h + 1) & keyMask;
   return keyFrom[h] === -1 ? -1 : h;
 }
 
 /**
- * The longest match starting at s within d[0, n) of the patterns under key k (only base64 ones
- * when `b64Only`): its pattern into best[0] and end into best[1], or false.
+ * The longest match starting at s within d[0, n) of the patterns under key k (only those of the
+ * kinds in the mask `only`, when it isn't 0): its pattern into best[0] and end into best[1], or false.
  */
-function longestIn(t: Tables, k: number, d: Uint8Array, s: number, n: number, b64Only: boolean, best: Int32Array): boolean {
+function longestIn(t: Tables, k: number, d: Uint8Array, s: number, n: number, only: number, best: Int32Array): boolean {
   const h = bucket(t, k);
   if (h < 0) return false;
   const { list } = t;
   const mid = t.keyMid[h];
   const to = t.keyTo[h];
   let found = false;
-  for (let j = t.keyFrom[h]; j < mid; j++) found = consider(t, list[j], d, s, n, b64Only, best, found);
+  for (let j = t.keyFrom[h]; j < mid; j++) found = consider(t, list[j], d, s, n, only, best, found);
   if (mid === to) return found;
   // Many patterns under one key (values sharing a prefix, as one vendor's keys do): of a class,
   // only those with the input's check gram can match; a class the input can't match is passed.
   for (let j = mid; j < to; ) {
-    const c = CHECK_CLASS[t.kind[list[j]]];
-    const end = firstWhere(j, to, (i) => CHECK_CLASS[t.kind[list[i]]] > c);
+    const c = t.checkClass[list[j]];
+    const end = firstWhere(j, to, (i) => t.checkClass[list[i]] > c);
     const check = checkOf(c, d, s, n);
     if (check !== null) {
       j = firstWhere(j, end, (i) => t.check[list[i]] >= check);
-      for (; j < end && t.check[list[j]] === check; j++) found = consider(t, list[j], d, s, n, b64Only, best, found);
+      for (; j < end && t.check[list[j]] === check; j++) found = consider(t, list[j], d, s, n, only, best, found);
     }
     j = end;
   }
   return found;
 }
 
-/** Bytes 0 to CHECK_AT + 4 of what a class reads at a start. */
-const READ = new Uint8Array(CHECK_AT + 8);
+/** Bytes 0 to CHECK_AT_UTF16 + 4 of what a class reads at a start. */
+const READ = new Uint8Array(CHECK_AT_UTF16 + 8);
 
 /**
- * The check gram of the input at s for a class, read as its patterns' verification reads it: raw
- * and hex bytes as they are, url and json decoded to the value's bytes, base64 characters with a
- * line break skipped before each; null where no pattern of the class can match there.
+ * The check gram of the input at s for a class (CHECK_CLASS), read as its patterns' verification
+ * reads it; null where no pattern of the class can match there.
  */
 function checkOf(c: number, d: Uint8Array, s: number, n: number): number | null {
-  const want = CHECK_AT + 4;
+  const at = c === CHECK_UTF16 ? CHECK_AT_UTF16 : CHECK_AT;
+  const want = at + 4;
   if (c === 0) return s + want <= n ? gramAt(d, s + CHECK_AT) : null;
+  const sep = d[s + 2];
+  if (c === 6 && sep !== 32 && sep !== 58 && sep !== 45) return null;
   let i = s;
   for (let k = 0; k < want; ) {
-    if (k > 0 && c === 3 && i < n) i = skipBreak(d, i, n);
+    if (k > 0 && (c === 3 || c === 5 || c === CHECK_UTF16) && i < n) i = skipBreak(d, i, n);
     if (i >= n) return null;
-    if (c === 3) {
+    if (c === 3 || c === CHECK_UTF16) {
       READ[k++] = d[i++];
+    } else if (c === 5 || c === 6) {
+      if (c === 6 && k > 0 && d[i++] !== sep) return null;
+      const hi = i < n ? HEXVAL[d[i]] : 255;
+      i = c === 5 ? skipBreak(d, i + 1, n) : i + 1;
+      const lo = i < n ? HEXVAL[d[i++]] : 255;
+      if ((hi | lo) > 15) return null;
+      READ[k++] = (hi << 4) | lo;
     } else if (c === 1) {
       READ[k++] = urlByte(d, i, n);
+      i = unitEnd;
+    } else if (c === 4) {
+      READ[k++] = xescByte(d, i, n);
       i = unitEnd;
     } else if (d[i] !== 92) {
       READ[k++] = d[i++];
@@ -1022,7 +1431,7 @@ function checkOf(c: number, d: Uint8Array, s: number, n: number): number | null 
       k = utf8Into(READ, k, cp);
     }
   }
-  return c === 3 ? gramAt(READ, CHECK_AT) : wordAt(READ, CHECK_AT);
+  return ((BY_VALUE >> c) & 1) === 1 ? wordAt(READ, at) : gramAt(READ, at);
 }
 
 /** A code point's UTF-8 into `out` at k; answers the index after it. */
@@ -1055,8 +1464,8 @@ function firstWhere(lo: number, hi: number, past: (i: number) => boolean): numbe
 }
 
 /** Pattern p verified at s: the longer match into `best`, the earlier pattern on a tie. */
-function consider(t: Tables, p: number, d: Uint8Array, s: number, n: number, b64Only: boolean, best: Int32Array, found: boolean): boolean {
-  if (b64Only && t.kind[p] !== B64) return found;
+function consider(t: Tables, p: number, d: Uint8Array, s: number, n: number, only: number, best: Int32Array, found: boolean): boolean {
+  if (only !== 0 && ((only >> t.kind[p]) & 1) === 0) return found;
   const e = verify(t, p, d, s, n);
   if (e < 0 || (found && (e < best[1] || (e === best[1] && p > best[0])))) return found;
   best[0] = p;
@@ -1071,42 +1480,82 @@ const hasBreak = (v: number) => {
   return ((((a - 0x01010101) & ~a) | ((c - 0x01010101) & ~c)) & 0x80808080) !== 0;
 };
 
-/** Reused for the key of a base64 start with line breaks skipped. */
-const KEY = new Uint8Array(8);
+/** Whether a 4-byte read holds a backslash (exact). */
+const hasBackslash = (v: number) => {
+  const z = v ^ 0x5c5c5c5c;
+  return ((z - 0x01010101) & ~z & 0x80808080) !== 0;
+};
+
+/** Reused for the key of a start with line breaks skipped, or JSON escapes decoded (a code point's UTF-8 may run past 12). */
+const KEY = new Uint8Array(16);
 
 /**
  * The longest match starting at s. Its first 8 bytes (12 after `\u00`) are the key; when a line
- * break lies among them, base64 patterns are also looked up by the first 8 base64 characters from s
- * with line breaks skipped (no other pattern spans a break).
+ * break lies among them, the wrapping forms (base64, raw and hex) are also looked up by their first
+ * 8 bytes from s with line breaks skipped (no other form spans a break); when a backslash does,
+ * json patterns by the first 8 bytes JSON's escapes decode to (so `ghp\u005f` is found under
+ * `ghp_`, the spelling that escapes nothing).
  */
 function matchAt(t: Tables, d: Uint8Array, s: number, n: number, best: Int32Array): boolean {
   if (s + 8 > n) return false;
   const g0 = gramAt(d, s);
   const g1 = gramAt(d, s + 4);
-  let found = longestIn(t, mixKey(g0, g1, 0), d, s, n, false, best);
-  if (g0 === U00 && s + 12 <= n) found = longer(t, mixKey(g0, g1, gramAt(d, s + 8)), d, s, n, false, best, found);
-  if (!hasBreak(d[s] | (d[s + 1] << 8) | (d[s + 2] << 16) | (d[s + 3] << 24)) && !hasBreak(d[s + 4] | (d[s + 5] << 8) | (d[s + 6] << 16) | (d[s + 7] << 24)))
-    return found;
-  let i = s;
-  let k = 0;
-  while (k < 8 && i < n) {
-    const c = d[i];
-    if (IS_B64[c]) {
-      KEY[k++] = c;
-      i++;
-    } else if (c === 10 && k > 0) i++;
-    else if (c === 13 && k > 0 && i + 1 < n && d[i + 1] === 10) i += 2;
-    else break;
+  let found = longestIn(t, mixKey(g0, g1, 0), d, s, n, 0, best);
+  if (g0 === U00 && s + 12 <= n) found = longer(t, mixKey(g0, g1, gramAt(d, s + 8)), d, s, n, 0, best, found);
+  const r0 = d[s] | (d[s + 1] << 8) | (d[s + 2] << 16) | (d[s + 3] << 24);
+  const r1 = d[s + 4] | (d[s + 5] << 8) | (d[s + 6] << 16) | (d[s + 7] << 24);
+  if (hasBreak(r0) || hasBreak(r1)) {
+    let i = s;
+    let k = 0;
+    while (k < 8 && i < n) {
+      const c = d[i];
+      if (c !== 10 && c !== 13) {
+        KEY[k++] = c;
+        i++;
+      } else if (c === 10 && k > 0) i++;
+      else if (c === 13 && k > 0 && i + 1 < n && d[i + 1] === 10) i += 2;
+      else break;
+    }
+    if (k === 8) found = longer(t, mixKey(gramAt(KEY, 0), gramAt(KEY, 4), 0), d, s, n, WRAPPING, best, found);
   }
-  if (k < 8) return found;
-  return longer(t, mixKey(gramAt(KEY, 0), gramAt(KEY, 4), 0), d, s, n, true, best, found);
+  if (hasBackslash(r0) || hasBackslash(r1)) {
+    const k = decodeJson(d, s, n, KEY, 8);
+    if (k >= 8) {
+      const k0 = gramAt(KEY, 0);
+      const long = k0 === U00 && decodeJson(d, s, n, KEY, 12) >= 12;
+      found = longer(t, mixKey(k0, gramAt(KEY, 4), long ? gramAt(KEY, 8) : 0), d, s, n, JSON_ONLY, best, found);
+    }
+  }
+  return found;
 }
 
+/**
+ * JSON string content at i decoded (escapes, and other bytes as they are) into `out` until it
+ * holds `want` bytes, an escape is invalid or the input ends; answers how many it holds.
+ */
+function decodeJson(d: Uint8Array, i: number, n: number, out: Uint8Array, want: number): number {
+  let k = 0;
+  while (k < want && i < n) {
+    if (d[i] !== 92) {
+      out[k++] = d[i++];
+      continue;
+    }
+    const cp = jsonEscape(d, i, n);
+    if (cp < 0) break;
+    i = unitEnd;
+    k = utf8Into(out, k, cp);
+  }
+  decodedTo = i;
+  return k;
+}
+/** Where `decodeJson` stopped reading. */
+let decodedTo = 0;
+
 /** `longestIn` for a second key at the same start: the longer match, the earlier pattern on a tie. */
-function longer(t: Tables, k: number, d: Uint8Array, s: number, n: number, b64Only: boolean, best: Int32Array, found: boolean): boolean {
+function longer(t: Tables, k: number, d: Uint8Array, s: number, n: number, only: number, best: Int32Array, found: boolean): boolean {
   const p = best[0];
   const e = found ? best[1] : -1;
-  if (!longestIn(t, k, d, s, n, b64Only, best)) return found;
+  if (!longestIn(t, k, d, s, n, only, best)) return found;
   if (e > best[1] || (e === best[1] && p < best[0])) {
     best[0] = p;
     best[1] = e;
@@ -1128,14 +1577,19 @@ function scan(t: Tables, d: Uint8Array, from: number, limit: number, n: number, 
   const last = Math.min(n - 4, limit + step - 2);
   while (x <= last) {
     // The fast loop: one 4-byte read per sample, on to the next sample unless the filter passes
-    // or the read holds a control byte (a line break may hide a wrapped base64 form).
+    // or the read holds a control byte or a backslash (a line break may hide a wrapped form, an
+    // escape a JSON one).
     const r = view.getInt32(x, true);
     const g = r | FOLD;
     const b = Math.imul(g, GOLDEN3) >>> bloomShift;
-    if (
-      ((bloom[b >>> 5] & (1 << (b & 31))) === 0 || (gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift]) === 0) &&
-      (!hasControl(r) || !breakInRun(t, d, x, n, r))
-    ) {
+    const bits = (bloom[b >>> 5] & (1 << (b & 31))) === 0 ? 0 : gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift];
+    if (bits === 0) {
+      const z = r ^ 0x5c5c5c5c;
+      if (((((r - 0x0e0e0e0e) & ~r) | ((z - 0x01010101) & ~z)) & 0x80808080) === 0 || !wrapsHere(t, d, x, n, r)) {
+        x += step;
+        continue;
+      }
+    } else if (bits >>> 16 === 0 && !hasControl(r) && !hasBackslash(r) && !mayStart(t, view, x, n, bits)) {
       x += step;
       continue;
     }
@@ -1144,14 +1598,36 @@ function scan(t: Tables, d: Uint8Array, from: number, limit: number, n: number, 
   }
 }
 
+/**
+ * Whether a sample the filter passed for the exact offsets `bits` may start a match there: a start
+ * named by offset o has its first 19 bytes following a spelling (else shifted bits, or the sample's
+ * own break or escape, would name it), so its first 4 bytes (for o = 0: the 4 after the sample,
+ * offset 4, as the step is 5 and more) are a pattern's gram too, unless they hold a line break or a
+ * backslash. Timestamps and dates look like separated hex for 4 bytes, rarely for 8.
+ */
+function mayStart(t: Tables, view: DataView, x: number, n: number, bits: number): boolean {
+  const { bloom, bloomShift } = t;
+  for (let rest = bits; rest !== 0; rest &= rest - 1) {
+    const o = 31 - Math.clz32(rest & -rest);
+    const at = o === 0 ? x + 4 : x - o;
+    if (at + 4 > n) return true;
+    const p = view.getInt32(at, true);
+    const b = Math.imul(p | FOLD, GOLDEN3) >>> bloomShift;
+    if (hasControl(p) || hasBackslash(p) || (bloom[b >>> 5] & (1 << (b & 31))) !== 0) return true;
+  }
+  return false;
+}
+
 /** Reused by the scan for each candidate's longest match. */
 const BEST = new Int32Array(2);
 
 /**
  * The sample at x (its 4 bytes `r`): the leftmost start in (x - step, x] where a match may start
  * and does goes into `m`; returns the match's end, or -1. A start is tried when the filter names
- * its offset; for base64, also when a line break before x shifted the bytes (and there is one), and
- * every start when the sample's own bytes hold a line break inside a base64 run.
+ * its offset; also when the filter names it for bytes that line breaks or escapes before x
+ * shifted (and there is one between the start and x: any line break, the last escape only when
+ * it passes `mayEscape`); and every start when the sample's own bytes hold a line break inside a
+ * run of a wrapping form, or an escape that passes `mayEscape`.
  */
 function sample(t: Tables, d: Uint8Array, x: number, limit: number, n: number, m: number[], r: number): number {
   const { step, bloom, bloomShift, gram, gram2, gramShift } = t;
@@ -1159,12 +1635,26 @@ function sample(t: Tables, d: Uint8Array, x: number, limit: number, n: number, m
   const b = Math.imul(g, GOLDEN3) >>> bloomShift;
   let bits = 0;
   if ((bloom[b >>> 5] & (1 << (b & 31))) !== 0) bits = gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift];
-  const wrap = hasControl(r) && breakInRun(t, d, x, n, r);
+  const wrap = wrapsHere(t, d, x, n, r);
   if (bits === 0 && !wrap) return -1;
+  // Starts up to `shifted` have a line break or an escape between them and x.
+  let shifted = -1;
+  if (!wrap && bits >>> 16 !== 0) {
+    let lastEscape = -1;
+    for (let i = x - 1; i > x - step && i >= 0; i--) {
+      const c = d[i];
+      if (c === 10 || c === 13) {
+        shifted = Math.max(shifted, i);
+        break;
+      }
+      if (c === 92 && lastEscape < 0) lastEscape = i;
+    }
+    if (lastEscape > shifted && mayEscape(t, d, lastEscape, n)) shifted = lastEscape;
+  }
   for (let o = step - 1; o >= 0; o--) {
     const s = x - o;
     if (s >= limit) break;
-    if (((bits >> o) & 1) === 0 && !wrap && (((bits >> (16 + o)) & 1) === 0 || !breakIn(d, s, x))) continue;
+    if (((bits >> o) & 1) === 0 && !wrap && (((bits >> (16 + o)) & 1) === 0 || s > shifted)) continue;
     if (!matchAt(t, d, s, n, BEST)) continue;
     m.push(s, BEST[0], BEST[1]);
     return BEST[1];
@@ -1172,18 +1662,55 @@ function sample(t: Tables, d: Uint8Array, x: number, limit: number, n: number, m
   return -1;
 }
 
-/** Whether d[a, b) holds a CR or an LF. */
-function breakIn(d: Uint8Array, a: number, b: number): boolean {
-  for (let i = a; i < b; i++) if (d[i] === 10 || d[i] === 13) return true;
-  return false;
+/** Whether the sample's own 4 bytes `r` at x hold a line break or an escape that may be inside a form: then every start it covers is tried. */
+const wrapsHere = (t: Tables, d: Uint8Array, x: number, n: number, r: number) =>
+  (hasControl(r) && breakInRun(t, d, x, n, r)) || (hasBackslash(r) && escapeInRun(t, d, x, n, r));
+
+/**
+ * Whether the first backslash in the sample's 4 bytes `r` at x may be an escape in a value's JSON
+ * (`mayEscape`): the sample lies within the first `step + 3` bytes of any form it could belong to,
+ * so one backslash in it decides for all.
+ */
+function escapeInRun(t: Tables, d: Uint8Array, x: number, n: number, r: number): boolean {
+  const z = r ^ 0x5c5c5c5c;
+  const bs = (z - 0x01010101) & ~z & 0x80808080;
+  const p = x + ((31 - Math.clz32(bs & -bs)) >> 3); // the lowest is exact
+  return mayEscape(t, d, p, n);
 }
 
-/** Whether a folded gram holds no CR or LF (folding maps them to '-' and '*', which base64url and grams can also hold: a false "break" only costs the full check). */
-const noBreak = (g: number) => {
-  const x = g ^ 0x2a2a2a2a; // LF | 0x20
-  const y = g ^ 0x2d2d2d2d; // CR | 0x20
-  return ((((x - 0x01010101) & ~x) | ((y - 0x01010101) & ~y)) & 0x80808080) === 0;
-};
+/** Reused for the bytes an escape decodes to. */
+const DECODED = new Uint8Array(16);
+
+/**
+ * Whether the backslash at p may be in a JSON escape within a value's form's first `step + 3`
+ * bytes. The escape starts at p, or at p - 1 for the second of `\\`, or 6 before for a surrogate
+ * pair's second half; the bytes it and what follows decode to must start one of the value's grams
+ * at 0..step+2 (the escape filter), or, where a value is short enough for the escape to be among
+ * its last 3 bytes, those decoded from a few bytes before it must.
+ */
+function mayEscape(t: Tables, d: Uint8Array, p: number, n: number): boolean {
+  for (let e = p; e >= p - 1 && e >= 0 && d[e] === 92; e--) {
+    let a = e;
+    if (e >= 6 && d[e + 1] === 117 && d[e - 6] === 92 && d[e - 5] === 117) {
+      const lo = hexAt(d, e + 2, n);
+      const hi = hexAt(d, e - 4, n);
+      if (lo >= 0xdc00 && lo < 0xe000 && hi >= 0xd800 && hi < 0xdc00) a = e - 6;
+    }
+    if (jsonEscape(d, a, n) < 0) continue;
+    const k = decodeJson(d, a, n, DECODED, 4);
+    if (k < 4 && decodedTo >= n) return true; // the input ends: what follows is unknown
+    DECODED.fill(0xff, k, 4);
+    if (pairHas(t.escapes, t.escapeShift, gramAt(DECODED, 0), GOLDEN3, GOLDEN4)) return true;
+    if (!t.escapeBack) continue;
+    // Near a short value's end: decoded from 1 to 5 bytes before (up to 3 units, a literal byte
+    // or a short escape, since a \uXXXX escape before would have put this one out of reach).
+    for (let back = 1; back <= 5 && a - back >= 0; back++) {
+      if (decodeJson(d, a - back, n, DECODED, 4) < 4) continue;
+      if (pairHas(t.escapes, t.escapeShift, gramAt(DECODED, 0), GOLDEN3, GOLDEN4)) return true;
+    }
+  }
+  return false;
+}
 
 /**
  * Whether a line break in the sample's 4 bytes `r` at x (an LF there, or a CR at x + 3 before an
@@ -1204,29 +1731,55 @@ function breakInRun(t: Tables, d: Uint8Array, x: number, n: number, r: number): 
 }
 
 /**
- * Whether the LF at p lies between base64 characters (after a CR or not) and may be the break of a
- * base64 form within its first `step + 3` bytes: the 4 characters after it as a pattern's
- * characters at offsets 1 and on, or, when fewer than 4 of its characters follow, the 4 before it
- * (a filter of its own; a 4-byte read holding a line break passes).
+ * Whether the LF at p lies between two characters (after a CR or not: a raw value may hold any
+ * other byte) and may be the break of a wrapping form within its first `step + 3` bytes: the 4
+ * characters after it as a pattern's characters at offsets 1 and on, or, when fewer than 4 of its
+ * characters follow, the 4 before it, each read with single line breaks skipped as verification
+ * skips them (a filter of its own; where the input ends first, it passes).
  */
 function mayBreak(t: Tables, d: Uint8Array, p: number, n: number): boolean {
-  if (p + 1 >= n || !IS_B64[d[p + 1]]) return false;
+  if (p + 1 >= n || d[p + 1] === 10 || d[p + 1] === 13) return false;
   const before = d[p - 1] === 13 ? p - 2 : p - 1;
-  if (before < 0 || !IS_B64[d[before]]) return false;
-  if (p + 5 > n || before < 3) return true;
-  return breaksPass(t, gramAt(d, p + 1), gramAt(d, before - 3));
+  if (before < 0 || d[before] === 10 || d[before] === 13) return false;
+  const pair = ((d[before] | 0x20) << 8) | (d[p + 1] | 0x20);
+  if ((t.pairs[pair >>> 5] & (1 << (pair & 31))) === 0) return false;
+  // Mostly no other break lies within 4 bytes: then the 4 bytes on each side are the characters.
+  const after = p + 5 <= n && !hasBreak(wordAt(d, p + 1)) ? gramAt(d, p + 1) : charsFrom(d, p + 1, n) ? gramAt(AFTER, 0) : null;
+  const ahead = before >= 3 && !hasBreak(wordAt(d, before - 3)) ? gramAt(d, before - 3) : charsTo(d, before) ? gramAt(AHEAD, 0) : null;
+  return after === null || ahead === null || breaksPass(t, after, ahead);
+}
+
+/** The 4 characters around a line break, with single line breaks among them skipped. */
+const AFTER = new Uint8Array(4);
+const AHEAD = new Uint8Array(4);
+
+/** The 4 characters from i (one there) into AFTER, single line breaks skipped; false where the input ends or two breaks meet. */
+function charsFrom(d: Uint8Array, i: number, n: number): boolean {
+  for (let k = 0; k < 4; k++, i++) {
+    if (k > 0) i = skipBreak(d, i, n);
+    if (i >= n || d[i] === 10 || d[i] === 13) return false;
+    AFTER[k] = d[i];
+  }
+  return true;
+}
+
+/** The 4 characters up to i (one there) into AHEAD, single line breaks skipped; false where the input starts or two breaks meet. */
+function charsTo(d: Uint8Array, i: number): boolean {
+  for (let k = 3; k >= 0; k--, i--) {
+    if (k < 3 && i >= 0 && d[i] === 10) i = i > 0 && d[i - 1] === 13 ? i - 2 : i - 1;
+    if (i < 0 || d[i] === 10 || d[i] === 13) return false;
+    AHEAD[k] = d[i];
+  }
+  return true;
 }
 
 /** The breaks filter of `mayBreak`, on the folded 4 characters after a line break and the 4 before it. */
 function breaksPass(t: Tables, after: number, ahead: number): boolean {
-  if (!noBreak(after) || !noBreak(ahead)) return true;
   const { breaks, breakShift } = t;
   const a = Math.imul(after, GOLDEN3) >>> breakShift;
   const a2 = Math.imul(after, GOLDEN4) >>> breakShift;
   if ((breaks[a >>> 5] & (1 << (a & 31))) !== 0 && (breaks[a2 >>> 5] & (1 << (a2 & 31))) !== 0) return true;
-  const c = Math.imul(ahead, GOLDEN) >>> breakShift;
-  const c2 = Math.imul(ahead, GOLDEN5) >>> breakShift;
-  return (breaks[c >>> 5] & (1 << (c & 31))) !== 0 && (breaks[c2 >>> 5] & (1 << (c2 & 31))) !== 0;
+  return pairHas(t.breaksAhead, t.aheadShift, ahead, GOLDEN, GOLDEN5);
 }
 
 // ── Strings, when every value is ASCII ─────────────────────────────────────────────────
@@ -1294,7 +1847,8 @@ function scanText(t: Tables, text: string, m: number[], start: number, stop: num
     const b = Math.imul(g, GOLDEN3) >>> bloomShift;
     if (
       ((bloom[b >>> 5] & (1 << (b & 31))) === 0 || (gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift]) === 0) &&
-      (!hasControl(r) || !breakInText(t, text, x, n))
+      (!hasControl(r) || !breakInText(t, text, x, n)) &&
+      (!hasBackslash(r) || !escapeInText(t, text, x, n))
     ) {
       x += step;
       continue;
@@ -1320,25 +1874,39 @@ function scanText(t: Tables, text: string, m: number[], start: number, stop: num
   return x > n - 4 ? n : x - step + 1;
 }
 
-const isB64Char = (c: number) => c < 0x80 && IS_B64[c] === 1;
-const asciiAt = (text: string, i: number) => (text.charCodeAt(i) | text.charCodeAt(i + 1) | text.charCodeAt(i + 2) | text.charCodeAt(i + 3)) < 0x80;
-const charGram = (text: string, i: number) =>
-  text.charCodeAt(i) | (text.charCodeAt(i + 1) << 8) | (text.charCodeAt(i + 2) << 16) | (text.charCodeAt(i + 3) << 24) | FOLD;
-
 /** `breakInRun` for the ASCII sample at x of a string. */
 function breakInText(t: Tables, text: string, x: number, n: number): boolean {
   for (let p = x; p < x + 4; p++) if (text.charCodeAt(p) === 10 && mayBreakText(t, text, p, n)) return true;
   return text.charCodeAt(x + 3) === 13 && x + 4 < n && text.charCodeAt(x + 4) === 10 && mayBreakText(t, text, x + 4, n);
 }
 
-/** `mayBreak` in a string; 4 chars not all ASCII may be anything, so they pass. */
-function mayBreakText(t: Tables, text: string, p: number, n: number): boolean {
-  if (p + 1 >= n || !isB64Char(text.charCodeAt(p + 1))) return false;
-  const before = text.charCodeAt(p - 1) === 13 ? p - 2 : p - 1;
-  if (before < 0 || !isB64Char(text.charCodeAt(before))) return false;
-  if (p + 5 > n || before < 3 || !asciiAt(text, p + 1) || !asciiAt(text, before - 3)) return true;
-  return breaksPass(t, charGram(text, p + 1), charGram(text, before - 3));
+/** The chars around a backslash as bytes, for `mayEscape` (which reads 8 before it and 4 escapes after). */
+const ESCAPE_CHARS = new Uint8Array(56);
+
+/** `escapeInRun` for the ASCII sample at x of a string. */
+function escapeInText(t: Tables, text: string, x: number, n: number): boolean {
+  let p = x;
+  while (text.charCodeAt(p) !== 92) p++;
+  const a = Math.max(0, p - 8);
+  const b = Math.min(n, a + ESCAPE_CHARS.length);
+  for (let i = a; i < b; i++) {
+    const c = text.charCodeAt(i);
+    ESCAPE_CHARS[i - a] = c < 0x80 ? c : 0xff;
+  }
+  return mayEscape(t, ESCAPE_CHARS.subarray(0, b - a), p - a, b - a);
 }
+
+/** `mayBreak` in a string, on its chars around p as bytes (a char past ASCII as 0xff, in no pattern). */
+function mayBreakText(t: Tables, text: string, p: number, n: number): boolean {
+  const a = Math.max(0, p - 16);
+  const b = Math.min(n, p + 16);
+  for (let i = a; i < b; i++) {
+    const c = text.charCodeAt(i);
+    AROUND[i - a] = c < 0x80 ? c : 0xff;
+  }
+  return mayBreak(t, AROUND, p - a, b - a);
+}
+const AROUND = new Uint8Array(32);
 
 /** Hits per slot, only of the slots hit: a namespace has thousands of slots, a text a few hits. */
 type Counts = Map<number, number>;

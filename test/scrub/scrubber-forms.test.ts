@@ -1,7 +1,8 @@
 // Property tests for every form of README's scrubber section, as real tools write them: random
 // values × every form × random chunk splits and pauses × random surrounding text, checked
 // against a reference written here, which builds each form with the platform's own encoders
-// (btoa, encodeURIComponent, URLSearchParams, JSON.stringify) and searches the output for it.
+// (TextEncoder, btoa, encodeURIComponent, URLSearchParams, JSON.stringify, a string's UTF-16 code
+// units) and searches the output for it.
 import { expect } from '@open-wc/testing';
 import { compileScrubber, IDLE_MS, type ScrubValue } from '../../src/scrub/index.ts';
 import { prng } from '../helpers/random.ts';
@@ -69,6 +70,36 @@ interface Planted {
 const same = (s: string) => s;
 const noBreaks = (s: string) => s.replace(/\r?\n/g, '');
 const lower = (s: string) => s.toLowerCase();
+const lowerNoBreaks = (s: string) => noBreaks(s).toLowerCase();
+
+const hexOf = (bytes: Uint8Array, sep = '') => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(sep);
+/** Every byte as \xNN, as `echo -e`, C and `printf` take it. */
+const xEscapes = (bytes: Uint8Array) => Array.from(bytes, (b) => `\\x${b.toString(16).padStart(2, '0')}`).join('');
+/** Python's bytes repr: printable ASCII but \ and ' as itself, every other byte as \xNN. */
+const pythonBytes = (bytes: Uint8Array) =>
+  Array.from(bytes, (b) => (b >= 32 && b < 127 && b !== 92 && b !== 39 ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('');
+/** A string's UTF-16 code units, little-endian (what PowerShell encodes for -EncodedCommand). */
+const utf16le = (s: string) =>
+  Uint8Array.from(Array.from({ length: 2 * s.length }, (_, i) => (i % 2 ? s.charCodeAt(i >> 1) >> 8 : s.charCodeAt(i >> 1) & 255)));
+/** A form of the value with every character, or each with chance `p`, as \uXXXX (in random case), the rest as JSON.stringify writes it. */
+const jsonEscaping = (r: Rand, value: string, p: number) => [...value].map((c) => (r() < p ? uCase(r, escapeUnits(c)) : stringify(c))).join('');
+
+/**
+ * `fold`: a line break (LF or CRLF) after every `width` units, the first line `start` units
+ * short (the text sits anywhere in a longer one); at least one break inside.
+ */
+function fold<T>(r: Rand, units: T[], width: number, eol: T[]): T[] {
+  const start = 1 + int(r, Math.min(width, units.length - 1));
+  const out: T[] = [];
+  units.forEach((u, i) => {
+    if (i > 0 && (i - start) % width === 0) out.push(...eol);
+    out.push(u);
+  });
+  return out;
+}
+const foldText = (r: Rand, s: string, width: number) => fold(r, [...s], width, [...(r() < 0.5 ? '\n' : '\r\n')]).join('');
+/** A width as wrapping tools use them, or any from 1. */
+const widthOf = (r: Rand) => pick(r, [1, 2, 3, 60, 64, 76, 1 + int(r, 80)]);
 
 /** The stable middle of base64(a bytes ++ value): the characters made of value bits only. */
 function b64Middle(raw: Uint8Array, a: number, url: boolean): string {
@@ -101,6 +132,13 @@ const FORMS = [
   'json ASCII',
   'json PHP',
   'json all',
+  'x-escape',
+  'x-escape python',
+  'hex-separated',
+  'base64-utf16le',
+  'raw-wrapped',
+  'hex-wrapped',
+  'json any',
 ] as const;
 
 function plant(r: Rand, value: string, form: (typeof FORMS)[number]): Planted {
@@ -130,6 +168,41 @@ function plant(r: Rand, value: string, form: (typeof FORMS)[number]): Planted {
             ? new URLSearchParams({ q: value }).toString().slice(2)
             : encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
       return { form, text: percentCase(r, text), cores: [text.toLowerCase()], norm: lower };
+    }
+    case 'x-escape': {
+      const text = hexCase(r, xEscapes(raw));
+      return { form, text, cores: [text.toLowerCase()], norm: lower };
+    }
+    case 'x-escape python': {
+      const text = pythonBytes(raw);
+      return { form, text, cores: [text], norm: same };
+    }
+    case 'hex-separated': {
+      const text = hexCase(r, hexOf(raw, pick(r, [' ', ':', '-'])));
+      return { form, text, cores: [text.toLowerCase()], norm: lower };
+    }
+    case 'base64-utf16le': {
+      // The value's UTF-16LE inside a longer command; at an alignment whose stable middle has 8
+      // characters and more (the shortest the scrubber keys: docs/scrubber.md, Forms).
+      const wide = utf16le(value);
+      let a = int(r, 3);
+      while (b64Middle(wide, a, false).length < 8) a = (a + 1) % 3;
+      const before = crypto.getRandomValues(new Uint8Array(a + 3 * int(r, 2)));
+      const after = crypto.getRandomValues(new Uint8Array(int(r, 6)));
+      const blob = b64(Uint8Array.from([...before, ...wide, ...after]));
+      // Wrapped at 4 characters and more, or not (PowerShell's -EncodedCommand is one argument).
+      const text = r() < 0.5 ? blob : foldText(r, blob, 4 + int(r, 80));
+      return { form, text, cores: [b64Middle(wide, a, false)], norm: noBreaks };
+    }
+    case 'raw-wrapped':
+      return { form, text: foldText(r, value, widthOf(r)), cores: [value], norm: noBreaks };
+    case 'hex-wrapped': {
+      const hex = hexOf(raw);
+      return { form, text: foldText(r, hexCase(r, hex), widthOf(r)), cores: [hex], norm: lowerNoBreaks };
+    }
+    case 'json any': {
+      const text = jsonEscaping(r, value, r());
+      return { form, text, cores: [text], norm: same };
     }
     default: {
       const chars = [...value];
@@ -198,6 +271,19 @@ function feed(r: Rand, bytes: Uint8Array, stream: ReturnType<ReturnType<typeof c
       clock.now += int(r, IDLE_MS - 1);
       expect(stream.idle().length, 'idle before idleMs').to.equal(0);
     }
+  }
+  out.push(stream.end());
+  return dec.decode(Uint8Array.from(out.flatMap((c) => [...c])));
+}
+
+/** The input pushed in random chunks of 0 to 300 bytes (no pauses), decoded. */
+function streamed(r: Rand, scrubber: ReturnType<typeof compileScrubber>, bytes: Uint8Array): string {
+  const stream = scrubber.stream();
+  const out: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length; ) {
+    const size = r() < 0.1 ? 0 : r() < 0.5 ? 1 + int(r, 8) : 1 + int(r, 300);
+    out.push(stream.push(bytes.slice(at, at + size)));
+    at += size;
   }
   out.push(stream.end());
   return dec.decode(Uint8Array.from(out.flatMap((c) => [...c])));
@@ -303,6 +389,160 @@ describe('scrubber forms', () => {
       expect(scrubber.redact(text).text).to.equal(text);
       const clock = { now: 0 };
       expect(feed(r, enc.encode(text), scrubber.stream({ now: () => clock.now }), clock)).to.equal(text);
+    }
+  });
+
+  it('catches JSON with \\uXXXX for any one character, in every position of every kind of value, in either case', () => {
+    const r = prng(2727);
+    for (const kind of KINDS) {
+      for (let i = 0; i < 6; i++) {
+        const value = randomValue(r, kind, i < 3 ? 8 : 19);
+        const scrubber = compileScrubber([{ name: 'S', placeholder: '<S>', value }]);
+        const chars = [...value];
+        chars.forEach((_, at) => {
+          // As JSON.stringify writes it, but the character at `at` as \uXXXX (astral: a pair).
+          const written = chars.map((c, j) => (j === at ? uCase(r, escapeUnits(c)) : stringify(c))).join('');
+          const text = `x ${written} y`;
+          expect(scrubber.redact(text).text, `${kind} ${JSON.stringify(value)} as ${written}`).to.equal('x [redacted:S] y');
+          expect(streamed(r, scrubber, enc.encode(text)), `${written}, streamed`).to.equal('x [redacted:S] y');
+        });
+      }
+    }
+  });
+
+  it('catches JSON with any mixture of \\uXXXX escapes, from none to every character, beside values sharing its prefix', () => {
+    const r = prng(2828);
+    const values: ScrubValue[] = Array.from({ length: 30 }, (_, i) => ({
+      name: `V${i}`,
+      placeholder: `<${i}>`,
+      value: (i % 2 ? 'sk-ant-api03-' : '') + randomValue(r, KINDS[i % KINDS.length]),
+    }));
+    const scrubber = compileScrubber(values);
+    for (let round = 0; round < 400; round++) {
+      const v = int(r, values.length);
+      const written = jsonEscaping(r, values[v].value, r());
+      const text = `{"k":"${written}"}`;
+      // Nothing escaped and nothing JSON must escape: the raw value, replaced by its placeholder.
+      const expected = `{"k":"${written === values[v].value ? `<${v}>` : `[redacted:V${v}]`}"}`;
+      expect(scrubber.redact(text).text, `${JSON.stringify(values[v].value)} as ${written}`).to.equal(expected);
+      expect(streamed(r, scrubber, enc.encode(text)), `${written}, streamed`).to.equal(expected);
+    }
+  });
+
+  it('catches a raw value split by line breaks between any two bytes, as fold writes it, in bytes and streams', () => {
+    const r = prng(3131);
+    for (const kind of KINDS) {
+      for (let i = 0; i < 16; i++) {
+        const value = randomValue(r, kind);
+        const scrubber = compileScrubber([{ name: 'S', placeholder: '<S>', value }]);
+        // GNU fold counts bytes: a break may fall inside a character's UTF-8.
+        const folded = fold(r, [...enc.encode(value)], widthOf(r), r() < 0.5 ? [10] : [13, 10]);
+        const input = Uint8Array.from([...enc.encode('x '), ...folded, ...enc.encode(' y')]);
+        const { bytes, hits } = scrubber.redactBytes(input);
+        expect(dec.decode(bytes), `${kind} ${JSON.stringify(value)} as ${JSON.stringify(latin1(Uint8Array.from(folded)))}`).to.equal('x [redacted:S] y');
+        expect(hits).to.deep.equal([{ name: 'S', form: 'raw-wrapped', count: 1 }]);
+        expect(streamed(r, scrubber, input), 'streamed').to.equal('x [redacted:S] y');
+      }
+    }
+  });
+
+  it('catches hex split by line breaks anywhere, as xxd -p writes it at 60 columns and fold at any width, in either case', () => {
+    const r = prng(3232);
+    for (const kind of KINDS) {
+      for (let i = 0; i < 12; i++) {
+        const value = randomValue(r, kind);
+        const scrubber = compileScrubber([{ name: 'S', placeholder: '<S>', value }]);
+        const hex = hexCase(r, hexOf(enc.encode(value)));
+        const width = i % 3 === 0 ? 60 : widthOf(r);
+        const text = `x ${i % 3 === 0 ? hex.replace(/(.{60})/g, '$1\n') : foldText(r, hex, width)} y`;
+        const { text: out, hits } = scrubber.redact(text);
+        expect(out, `${kind} ${JSON.stringify(value)} as ${JSON.stringify(text)}`).to.match(/^x \[redacted:S\]\r?\n? y$/);
+        expect(hits[0].form).to.be.oneOf(['hex', 'hex-wrapped']);
+        expect(streamed(r, scrubber, enc.encode(text)), 'streamed').to.equal(out);
+      }
+    }
+  });
+
+  it('catches \\xNN, separated hex and UTF-16LE base64 of every kind of value, named by their hit forms', () => {
+    const r = prng(3333);
+    for (const kind of KINDS) {
+      for (let i = 0; i < 10; i++) {
+        const value = randomValue(r, kind);
+        const raw = enc.encode(value);
+        const scrubber = compileScrubber([{ name: 'S', placeholder: '<S>', value }]);
+        const cases: [string, string][] = [
+          [hexCase(r, xEscapes(raw)), 'x-escape'],
+          [hexCase(r, hexOf(raw, pick(r, [' ', ':', '-']))), 'hex-separated'],
+          [b64(utf16le(value)).replace(/=+$/, ''), 'base64-utf16le'],
+        ];
+        for (const [form, name] of cases) {
+          const { text, hits } = scrubber.redact(`x ${form} y`);
+          expect(text, `${kind} ${JSON.stringify(value)} as ${form}`).to.match(/^x \[redacted:S\]\S{0,3} y$/);
+          expect(hits).to.deep.equal([{ name: 'S', form: name, count: 1 }]);
+        }
+      }
+    }
+  });
+
+  it('replaces each new form and leaves near misses of it untouched: a wrong unit, a second separator, two line breaks in a row, a broken escape', () => {
+    const r = prng(3434);
+    for (let i = 0; i < 40; i++) {
+      const value = randomValue(r, KINDS[i % KINDS.length], 12);
+      const raw = enc.encode(value);
+      const scrubber = compileScrubber([{ name: 'S', placeholder: '<S>', value }]);
+      const hex = hexOf(raw);
+      const half = raw.length >> 1;
+      // A byte of the value that is not the value's: its hex digits changed.
+      const other = (b: number) => ((b + 1 + int(r, 254)) & 255).toString(16).padStart(2, '0');
+      const xs = xEscapes(raw);
+      const pairs = hexOf(raw, ':').split(':');
+      const chars = [...value];
+      const mid = chars.length >> 1;
+      const cases: [form: string, nearMisses: string[]][] = [
+        [xs, [xs.slice(0, 4 * half) + `\\x${other(raw[half])}` + xs.slice(4 * half + 4), xs.slice(4)]],
+        [
+          pairs.join(' '),
+          [pairs.slice(0, half).join(':') + '-' + pairs.slice(half).join(':'), pairs.slice(0, half).join(' ') + '  ' + pairs.slice(half).join(' ')],
+        ],
+        [foldText(r, hex, 1 + int(r, 8)), [hex.slice(0, 2 * half) + '\n\n' + hex.slice(2 * half), hex.slice(0, 2 * half) + 'g' + hex.slice(2 * half + 1)]],
+        [
+          foldText(r, value, 1 + int(r, 8)),
+          [chars.slice(0, mid).join('') + '\n\n' + chars.slice(mid).join(''), chars.slice(0, mid).join('') + '\n \n' + chars.slice(mid).join('')],
+        ],
+        [
+          jsonEscaping(r, value, 0.5),
+          [
+            chars.map((c, j) => (j === mid ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').slice(0, 3)}g` : stringify(c))).join(''),
+            chars.map((c, j) => (j === mid ? escapeUnits(String.fromCharCode(c.charCodeAt(0) ^ 1)) : stringify(c))).join(''),
+          ],
+        ],
+      ];
+      for (const [form, misses] of cases) {
+        expect(scrubber.redact(`x ${form} y`).text, `${JSON.stringify(value)} as ${JSON.stringify(form)}`).to.equal('x [redacted:S] y');
+        for (const miss of misses)
+          expect(scrubber.redact(`x ${miss} y`).text, `${JSON.stringify(value)}: ${JSON.stringify(miss)}`).to.equal(`x ${miss} y`.toWellFormed());
+      }
+    }
+  });
+
+  it('releases the same number of bytes for a near miss or a prefix of any new form as for other text of its length', () => {
+    const r = prng(3535);
+    const value = 'Zq9-secret-välue-XYZ';
+    const scrubber = compileScrubber([{ name: 'S', placeholder: '<S>', value }]);
+    const lead = enc.encode('x'.repeat(scrubber.hold + 3));
+    const raw = enc.encode(value);
+    const forms = [xEscapes(raw), hexOf(raw, ':'), b64(utf16le(value)), foldText(r, value, 3), foldText(r, hexOf(raw), 5), jsonEscaping(r, value, 0.5)];
+    const released = (tail: Uint8Array) => {
+      const stream = scrubber.stream();
+      return stream.push(lead).length + stream.push(tail).length;
+    };
+    for (const form of forms) {
+      const bytes = enc.encode(form);
+      for (let k = 1; k < bytes.length; k += 1 + int(r, 3)) {
+        const almost = bytes.slice(0, k);
+        const other = enc.encode('.,;:'.repeat(k).slice(0, k));
+        expect(released(almost), `${JSON.stringify(form)} cut at ${k}`).to.equal(released(other));
+      }
     }
   });
 

@@ -30,6 +30,22 @@ function refForms(value: string): [form: string, latin: string][] {
   const json = JSON.stringify(value).slice(1, -1);
   const ascii = json.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   out.push(['json', latin1(enc.encode(json))], ['json', ascii], ['json', ascii.replace(/\//g, '\\/')]);
+  // What dumping tools and shells write: \xNN of every byte, hex with a separator, in either case.
+  const xs = Array.from(raw, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+  out.push(['x-escape', xs], ['x-escape', xs.toUpperCase().replace(/\\X/g, '\\x')]);
+  for (const sep of [' ', ':', '-']) {
+    const pairs = hex.replace(/(..)(?!$)/g, `$1${sep}`);
+    out.push(['hex-separated', pairs], ['hex-separated', pairs.toUpperCase()]);
+  }
+  // PowerShell's -EncodedCommand: base64 of the UTF-16LE code units, stable middles of 8 characters and more.
+  const wide = Array.from({ length: value.length }, (_, i) => String.fromCharCode(value.charCodeAt(i) & 255, value.charCodeAt(i) >> 8)).join('');
+  for (let a = 0; a < 3; a++) {
+    const full = btoa('\0'.repeat(a) + wide);
+    const from = Math.ceil((8 * a) / 6);
+    const to = Math.floor((8 * (a + wide.length)) / 6);
+    if (to - from >= 8) out.push(['base64-utf16le', full.slice(from, to)]);
+    if ((a + wide.length) % 3 && full.length - from >= 8) out.push(['base64-utf16le', full.slice(from)]);
+  }
   return out;
 }
 
@@ -50,21 +66,113 @@ function refRedact(values: ScrubValue[], input: Uint8Array): { out: string; hits
   for (const p of [...pats.keys()].sort((a, b) => b.length - a.length)) byFirst.set(p[0], [...(byFirst.get(p[0]) ?? []), p]);
   const text = latin1(input);
   const counts = new Map<string, ScrubHit>();
+  const raws = values.map((v) => latin1(enc.encode(v.value)));
+  // Values by their first byte, and by their first byte's hex digits: where a decoding form may start.
+  const byByte = new Map<string, number[]>();
+  const byHex = new Map<string, number[]>();
+  raws.forEach((raw, k) => {
+    byByte.set(raw[0], [...(byByte.get(raw[0]) ?? []), k]);
+    const hex = raw.charCodeAt(0).toString(16).padStart(2, '0');
+    byHex.set(hex, [...(byHex.get(hex) ?? []), k]);
+  });
   let out = '';
   for (let i = 0; i < text.length; ) {
     const p = byFirst.get(text[i])?.find((s) => text.startsWith(s, i));
-    if (p === undefined) {
+    let end = p === undefined ? -1 : i + p.length;
+    let { name, form, rep } = p === undefined ? { name: '', form: '', rep: '' } : pats.get(p)!;
+    // The forms no list of strings holds, tried after them and kept only where longer.
+    const first = new Set([
+      ...(byByte.get(text[i]) ?? []),
+      ...(byByte.get(firstUnit(text, i)) ?? []),
+      ...(byHex.get(`${text[i]}${text.slice(i + 1, i + 4).replace(/^\r?\n/, '')[0]}`.toLowerCase()) ?? []),
+    ]);
+    for (const k of [...first].sort((a, b) => a - b)) {
+      for (const [decoded, e] of decodingForms(text, i, raws[k])) {
+        if (e <= end) continue;
+        [end, name, form, rep] = [e, values[k].name, decoded, latin1(enc.encode(`[redacted:${values[k].name}]`))];
+      }
+    }
+    if (end < 0) {
       out += text[i++];
       continue;
     }
-    const { name, form, rep } = pats.get(p)!;
     const hit = counts.get(`${name} ${form}`) ?? { name, form, count: 0 };
     hit.count++;
     counts.set(`${name} ${form}`, hit);
     out += rep;
-    i += p.length;
+    i = end;
   }
   return { out, hits: sortHits([...counts.values()]) };
+}
+
+/** The first byte (as latin1) that an escape at i decodes to, as \xNN or as JSON, else text[i]. */
+function firstUnit(text: string, i: number): string {
+  if (text[i] !== '\\') return text[i];
+  const x = /^\\x([0-9a-fA-F]{2})/.exec(text.slice(i, i + 4));
+  if (x) return String.fromCharCode(Number.parseInt(x[1], 16));
+  const u = /^\\u([0-9a-fA-F]{4})(?:\\u([0-9a-fA-F]{4}))?/.exec(text.slice(i, i + 12));
+  if (u) return latin1(enc.encode(String.fromCharCode(...[u[1], u[2] ?? '0'].map((h) => Number.parseInt(h, 16))).toWellFormed()))[0];
+  return ({ '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' } as Record<string, string>)[text[i + 1]] ?? text[i];
+}
+
+/**
+ * Where the decoding forms of a value (its UTF-8 as latin1) that start at i end: a JSON string's
+ * content with any escapes, \xNN or the byte itself, and the raw bytes and hex with one LF or
+ * CRLF between any two characters (named `raw` and `hex` where no break was skipped).
+ */
+function decodingForms(text: string, i: number, raw: string): [form: string, end: number][] {
+  const found: [string, number][] = [];
+  const breakAt = (at: number) => (text[at] === '\n' ? 1 : text.startsWith('\r\n', at) ? 2 : 0);
+  // Raw and hex split by line breaks.
+  for (const [form, want, fold] of [
+    ['raw', raw, false] as const,
+    ['hex', Array.from(raw, (c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join(''), true] as const,
+  ]) {
+    let at = i;
+    let broke = false;
+    let k = 0;
+    for (; k < want.length; k++) {
+      const b = k > 0 && (fold ? text[at]?.toLowerCase() : text[at]) !== want[k] ? breakAt(at) : 0;
+      broke ||= b > 0;
+      at += b;
+      if ((fold ? text[at]?.toLowerCase() : text[at]) !== want[k]) break;
+      at++;
+    }
+    if (k === want.length) found.push([broke ? `${form}-wrapped` : form, at]);
+  }
+  // \xNN in either case, or the byte itself.
+  {
+    let at = i;
+    let k = 0;
+    for (; k < raw.length; k++) {
+      const m = /^\\x([0-9a-fA-F]{2})/.exec(text.slice(at, at + 4));
+      const c = m ? String.fromCharCode(Number.parseInt(m[1], 16)) : text[at];
+      if (c !== raw[k]) break;
+      at += m ? 4 : 1;
+    }
+    if (k === raw.length) found.push(['x-escape', at]);
+  }
+  // JSON: each unit a byte, a short escape or \uXXXX (a surrogate pair for an astral character).
+  {
+    const short: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+    let at = i;
+    let got = '';
+    while (got.length < raw.length && raw.startsWith(got)) {
+      if (text[at] !== '\\') {
+        got += text[at++] ?? '\uffff';
+        continue;
+      }
+      const u = /^\\u([0-9a-fA-F]{4})(?:\\u([dD][c-fC-F][0-9a-fA-F]{2}))?/.exec(text.slice(at, at + 12));
+      let code = u ? Number.parseInt(u[1], 16) : -1;
+      if (u && code >= 0xd800 && code < 0xdc00 && u[2]) code = 0x10000 + ((code - 0xd800) << 10) + (Number.parseInt(u[2], 16) - 0xdc00);
+      if (u && code >= 0xd800 && code < 0xe000) break;
+      if (!u && !(text[at + 1] in short)) break;
+      got += u ? latin1(enc.encode(String.fromCodePoint(code))) : short[text[at + 1]];
+      at += u ? (code > 0xffff ? 12 : 6) : 2;
+    }
+    if (got === raw) found.push(['json', at]);
+  }
+  return found;
 }
 
 const sortHits = (hits: ScrubHit[]) => [...hits].sort((a, b) => (a.name + a.form < b.name + b.form ? -1 : a.name + a.form > b.name + b.form ? 1 : 0));
@@ -690,6 +798,19 @@ describe('scrubber', () => {
       stream.push(chunk);
       chunk.fill(46);
       expect(text(concat([stream.push(enc.encode(V.slice(10))), stream.end()]))).to.equal('<S>');
+    });
+
+    it('catches the forms that span the most, hex with a CRLF after every digit and JSON escaping every byte, pushed a byte at a time', () => {
+      // 6n - 2 and 6n bytes: the horizon H = 6n must hold each whole before its first byte goes out.
+      const hex = Array.from(enc.encode(V), (b) => b.toString(16).padStart(2, '0')).join('');
+      const crlf = [...hex].join('\r\n');
+      const json = [...V].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+      expect([crlf.length, json.length]).to.deep.equal([H - 2, H]);
+      for (const form of [crlf, json]) {
+        const stream = scrubber.stream();
+        const out = [...enc.encode(`${'.'.repeat(H + 7)}${form}..`)].map((b) => stream.push(Uint8Array.of(b)));
+        expect(text(concat([...out, stream.end()])), form).to.equal(`${'.'.repeat(H + 7)}[redacted:S]..`);
+      }
     });
 
     it(`exports the owner's idle delay of ${IDLE_MS} ms`, () => {
