@@ -4,6 +4,7 @@ import { BACKUP_TITLES, backupScreen, backupStyles } from './backup-screens.ts';
 import { LockController, type PopupModel, type PopupState } from './lock-controller.ts';
 import { LOCK_TITLES, lockScreen } from './lock-screens.ts';
 import { popupParts } from './popup-parts.ts';
+import { PopupPresence } from './popup-presence.ts';
 import { PopupWorld } from './popup-world.ts';
 import { spectrumClass, spectrumSheets } from './spectrum.ts';
 import { popupStyles } from './vault-popup.styles.ts';
@@ -20,6 +21,12 @@ export class VaultPopup extends LitElement {
   declare model: PopupModel;
   /** Backups and restores (README, Backup and restore); tests may give one of their own too. */
   declare backup: BackupModel;
+
+  constructor() {
+    super();
+    // Tells the lock button this popup is up, and comes forward when it asks (the host keeps it).
+    new PopupPresence(this);
+  }
 
   override connectedCallback() {
     if (!this.model || !this.backup) {
