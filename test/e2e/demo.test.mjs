@@ -212,7 +212,7 @@ test('the agent redacts a pasted text and scrubs a stream as it is typed', async
   await shot(page, 'agent');
 });
 
-test('locks with a passphrase in the popup, stays locked over a reload, and unlocks from the button', async () => {
+test('the lock button shows the real state after a click, never blocked, and opens one popup; locks with a passphrase in it, stays locked over a reload, and unlocks from the button', async () => {
   try {
     await lockReloadUnlock();
   } catch (error) {
@@ -226,6 +226,14 @@ async function lockReloadUnlock() {
   const button = page.frameLocator('demo-lock-button iframe').locator('button');
   await page.locator('demo-status [data-testid=availability]').getByText('ready').waitFor();
   const [popup] = await Promise.all([context.waitForEvent('page'), button.click()]);
+  // The demo is cross-origin isolated, as bios is: window.open gave the button no window, yet it
+  // shows the vault's state once the popup has said it is up, never "blocked".
+  await page.frameLocator('demo-lock-button iframe').locator('button[data-popup=open]').waitFor();
+  assert.equal(await button.getAttribute('aria-label'), 'SLICC vault: unlocked. Open the lock');
+  assert.equal(await page.locator('demo-status [data-testid=availability]').innerText(), 'ready');
+  await button.click();
+  await page.frameLocator('demo-lock-button iframe').locator('button[data-forwarded="1"]').waitFor();
+  assert.equal(context.pages().filter((p) => p.url().includes('/popup.html')).length, 1, 'a second click opens no second popup');
   await popup.getByText('Lock with a passphrase').click();
   await popup.fill('#new', PASSPHRASE);
   await popup.fill('#again', PASSPHRASE);
