@@ -70,13 +70,15 @@ export const backupStyles = css`
 const STATUS: Record<PreviewItem['status'], string> = {
   new: 'new',
   replaces: 'replaces the value here',
+  restores: 'brings back (removed here)',
   unchanged: 'unchanged',
   invalid: 'invalid',
 };
 
 export function backupScreen(model: BackupModel, parts: Parts) {
   const { task } = model.state;
-  const cancel = parts.button('Cancel', () => model.cancel(), 'secondary', 'outline');
+  // Cancel stops a job under way (scrypt, a file read): it stays pressable while one runs.
+  const cancel = parts.button('Cancel', () => model.cancel(), 'secondary', 'outline', model.state.stoppable);
   switch (task) {
     case 'backup':
       return html`<p>
@@ -138,10 +140,10 @@ export function backupScreen(model: BackupModel, parts: Parts) {
 
 function preview(model: BackupModel, p: PreviewView, parts: Parts, cancel: unknown) {
   const moved = p.items.filter((i) => i.placeholderWas && i.status !== 'invalid');
-  const writes = p.added + p.replaced;
+  const writes = p.added + p.replaced + p.broughtBack;
   return html`<p>
-      ${p.fileName}: ${p.added} new, ${p.replaced} replacing a value here, ${p.items.filter((i) => i.status === 'unchanged').length} unchanged,
-      ${p.items.filter((i) => i.status === 'invalid').length + p.invalidLines.length} invalid.
+      ${p.fileName}: ${p.added} new, ${p.replaced} replacing a value here,${p.broughtBack ? ` ${p.broughtBack} brought back from removed,` : ''}
+      ${p.items.filter((i) => i.status === 'unchanged').length} unchanged, ${p.items.filter((i) => i.status === 'invalid').length + p.invalidLines.length} invalid.
     </p>
     ${p.otherNamespace ? html`<p><strong>This backup is of another site, ${p.otherNamespace}.</strong> Its secrets are restored into this one.</p>` : nothing}
     <div class="list" tabindex="0" role="region" aria-label="Records in the file">

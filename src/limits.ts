@@ -89,6 +89,8 @@ export const MIN_BACKUP_PASSPHRASE = 12;
 export const MAX_RESTORE_FILE_BYTES = 64 * MiB;
 /** A `.env` file's lines: four per record a namespace may hold. */
 export const MAX_DOTENV_LINES = 4 * MAX_RECORDS;
+/** An origin read from a file (a backup's namespace): a scheme, a DNS name of at most 253 characters and a port fit. */
+export const MAX_ORIGIN = 300;
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
