@@ -2,7 +2,7 @@
 // its request id; any request can be cancelled. The prompt is the agent's untrusted text.
 import { LitElement, html } from 'lit';
 import type { PendingRequest } from '../src/contract.ts';
-import { type PagePort, explain } from './vault-client.ts';
+import { type PagePort, plain } from './vault-client.ts';
 import { time } from './format.ts';
 import { panelStyles } from './styles.ts';
 
@@ -28,7 +28,7 @@ export class PendingRequests extends LitElement {
       const { state } = await this.page.request('put', { name: request.name!, value, request: request.id });
       this.outcome = `${request.name} answered; it is ${state}.`;
     } catch (error) {
-      this.outcome = explain(error);
+      this.outcome = plain(error);
     }
   }
 
@@ -37,7 +37,7 @@ export class PendingRequests extends LitElement {
       await this.page.request('cancel', { request: request.id });
       this.outcome = `Request ${request.id} cancelled.`;
     } catch (error) {
-      this.outcome = explain(error);
+      this.outcome = plain(error);
     }
   }
 
@@ -48,7 +48,7 @@ export class PendingRequests extends LitElement {
         (r) => html`<div class="warn" data-request=${r.id}>
           <div>
             <strong>${r.kind === 'value' ? `A value for ${r.name}` : r.kind === 'oauth' ? `Sign in to ${r.provider}` : r.kind === 'backup' ? 'A backup, in the vault popup' : r.kind === 'restore' ? 'A restore, in the vault popup' : `A key from another device for ${r.provider}`}</strong>
-            <span class="muted">asked by ${r.uid === undefined ? 'this page' : `uid ${r.uid} (${r.tag})`}, expires ${time(r.expiresAt)}</span>
+            <span class="muted">asked by ${r.uid === undefined ? 'this page' : `uid ${r.uid} (${r.tag})`}, expires ${time(r.expiresAt, true)}</span>
           </div>
           ${r.prompt ? html`<div>The program says (untrusted): <q>${r.prompt}</q></div>` : ''}
           <form class="row" @submit=${(e: SubmitEvent) => this.answer(e, r)}>
