@@ -3,7 +3,7 @@
 // file, and a preview by name to restore. Names, kinds, placeholders and counts only: no value.
 import { css, html, nothing } from 'lit';
 import type { PreviewItem } from '../src/backup/index.ts';
-import { MIN_BACKUP_PASSPHRASE } from '../src/limits.ts';
+import { MIN_BACKUP_PASSPHRASE, MIN_PASSPHRASE_LENGTH } from '../src/limits.ts';
 import type { BackupModel, BackupTask, PreviewView } from './backup-controller.ts';
 import type { Parts } from './popup-parts.ts';
 
@@ -85,6 +85,11 @@ export function backupScreen(model: BackupModel, parts: Parts) {
           The backup is one file with every secret of this SLICC site, removed ones included, encrypted with
           <a href="https://age-encryption.org" target="_blank" rel="noopener noreferrer">age</a> to a passphrase you choose
           now. Anyone with the file and the passphrase can read every value; without the passphrase nobody can, you neither.
+        </p>
+        <p class="note">
+          It needs at least ${MIN_BACKUP_PASSPHRASE} characters, more than the lock's ${MIN_PASSPHRASE_LENGTH}: the lock's guesses are
+          made in this browser, slowed and counted, while anyone who copies the file can guess at it offline, as fast as their
+          computers go.
         </p>
         <form @submit=${(e: SubmitEvent) => parts.submit(e, (f) => model.backUp(f.get('backup-new') ?? '', f.get('backup-again') ?? ''))}>
           ${parts.field('backup-new', `Backup passphrase (at least ${MIN_BACKUP_PASSPHRASE} characters)`, 'new-password')}

@@ -89,6 +89,8 @@ describe('backups and restores in the popup (Chromium only)', function () {
     const file = await backUp();
     expect(file.name).to.equal(`slicc-vault-${location.host.replace(':', '-')}-${day(new Date())}.age`);
     expect(file.text.startsWith('-----BEGIN AGE ENCRYPTED FILE-----')).to.equal(true);
+    // The popup says what it did, naming the file the browser downloaded.
+    expect(await popup.text()).to.contain(`Backed up 3 records to ${file.name}.`);
     for (const value of Object.values(values)) expect(file.text).not.to.contain(value);
 
     const plain = JSON.parse((await executeServerCommand('age', { action: 'decrypt', text: file.text, passphrase: PASS })) as string);
