@@ -4,7 +4,7 @@
 // injects the restored value, and a bad file writes nothing. Downloads are watched over CDP, so
 // these run in Chromium only.
 import { expect } from '@open-wc/testing';
-import { Decrypter, Encrypter, armor } from 'age-encryption';
+import { Encrypter, armor } from 'age-encryption';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { FNOX, attest, fnoxConfig } from '../helpers/attest.ts';
 import { clickButton, embedButton, POPUP, popup } from '../helpers/lock.ts';
