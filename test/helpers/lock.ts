@@ -55,9 +55,11 @@ export async function embedButton(options: { sandbox?: string; theme?: string; s
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
   for (const undo of cleanups.splice(0)) undo();
-  await executeServerCommand('window', { action: 'close', url: POPUP });
-  await executeServerCommand('window', { action: 'close', url: ISOLATED });
+  // One command for both kinds of window, and the embedder's only after a test opened one.
+  await executeServerCommand('window', { action: 'close', url: POPUP, ...(isolatedOpened && { also: ISOLATED }) });
+  isolatedOpened = false;
 });
+let isolatedOpened = false;
 
 const ISOLATED = '/test/fixtures/isolated-embedder.html';
 
@@ -77,6 +79,7 @@ export interface IsolatedButton {
 
 export async function embedIsolated(options: { sandbox?: string } = {}): Promise<IsolatedButton> {
   const params = new URLSearchParams({ vault: origins.vault, ...(options.sandbox !== undefined && { sandbox: options.sandbox }) });
+  isolatedOpened = true;
   await executeServerCommand('window', { action: 'goto', href: `${location.origin}${ISOLATED}?${params}` });
   const evaluate = (expression: string, frame?: string) =>
     executeServerCommand('window', { action: 'evaluate', url: ISOLATED, expression, ...(frame && { frame }) });

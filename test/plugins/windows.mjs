@@ -105,7 +105,9 @@ export function windowsPlugin() {
         }
         case 'close': {
           const page = session.browser.getPage(session.id);
-          for (const p of await page.browser().pages()) if (p !== page && p.url().includes(url)) await p.close();
+          // `also`: a second URL whose pages close too, in the same command.
+          const urls = [url, payload.also].filter(Boolean);
+          for (const p of await page.browser().pages()) if (p !== page && urls.some((u) => p.url().includes(u))) await p.close();
           return true;
         }
         case 'click': {
