@@ -10,7 +10,7 @@ import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { puppeteerLauncher } from '@web/test-runner-puppeteer';
 import { CHROMIUM_ARGS, ensureChromium } from './scripts/chromium.mjs';
 import { ensureFirefox } from './scripts/firefox.mjs';
-import { startServer, vaultServerConfig } from './scripts/vault-server.mjs';
+import { EMBEDDER_HEADERS, startServer, vaultServerConfig } from './scripts/vault-server.mjs';
 import { webauthnPlugin } from './test/plugins/webauthn.mjs';
 import { agePlugin } from './test/plugins/age.mjs';
 import { consolePlugin } from './test/plugins/console.mjs';
@@ -110,6 +110,13 @@ export default {
   testsFinishTimeout: 300000,
   testFramework: { config: { timeout: 20000 } },
   ...engines,
+  middleware: [
+    // The tests' cross-origin isolated embedder is served as bios serves itself (README, Documents and hosting).
+    async (ctx, next) => {
+      await next();
+      if (ctx.path === '/test/fixtures/isolated-embedder.html') ctx.set(EMBEDDER_HEADERS);
+    },
+  ],
   plugins: [
     esbuildPlugin({ ts: true, target: 'esnext' }),
     webauthnPlugin(),

@@ -1,6 +1,6 @@
 import { LitElement, css, html } from 'lit';
 import type { Availability } from '../src/contract.ts';
-import { ButtonController } from './button-controller.ts';
+import { ButtonController, type PopupShown } from './button-controller.ts';
 import { icons } from './icons.ts';
 import { type Scale, type Theme, spectrumClass, spectrumSheets } from './spectrum.ts';
 
@@ -20,6 +20,8 @@ export class VaultButton extends LitElement {
     theme: { type: String },
     scale: { type: String },
     blocked: { type: Boolean },
+    popup: { type: String },
+    forwarded: { type: Number },
     vaultName: { type: String, attribute: 'vault-name' },
   };
   static override styles = [
@@ -45,6 +47,8 @@ export class VaultButton extends LitElement {
   declare theme: Theme;
   declare scale: Scale;
   declare blocked: boolean;
+  declare popup: PopupShown;
+  declare forwarded: number;
   declare vaultName: string;
   readonly controller: ButtonController;
 
@@ -54,6 +58,8 @@ export class VaultButton extends LitElement {
     this.theme = 'light';
     this.scale = 'medium';
     this.blocked = false;
+    this.popup = 'none';
+    this.forwarded = 0;
     this.vaultName = 'SLICC vault';
     this.controller = new ButtonController(this);
   }
@@ -68,7 +74,9 @@ export class VaultButton extends LitElement {
         aria-label=${label}
         title=${label}
         data-state=${state}
-        @click=${() => this.controller.open()}
+        data-popup=${this.popup}
+        data-forwarded=${this.forwarded}
+        @click=${() => void this.controller.open()}
       >
         <svg class="spectrum-Icon" viewBox="0 0 18 18" aria-hidden="true" focusable="false">${icons[state]}</svg>
       </button>

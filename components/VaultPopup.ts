@@ -1,9 +1,10 @@
 import { LitElement, type PropertyValues, html, nothing } from 'lit';
 import { BackupController, type BackupModel } from './backup-controller.ts';
 import { BACKUP_TITLES, backupScreen, backupStyles } from './backup-screens.ts';
-import { LockController, type PopupModel, type PopupState } from './lock-controller.ts';
+import { LockController, type Outcome, type PopupModel, type PopupState } from './lock-controller.ts';
 import { LOCK_TITLES, lockScreen } from './lock-screens.ts';
 import { popupParts } from './popup-parts.ts';
+import { PopupPresence } from './popup-presence.ts';
 import { PopupWorld } from './popup-world.ts';
 import { spectrumClass, spectrumSheets } from './spectrum.ts';
 import { popupStyles } from './vault-popup.styles.ts';
@@ -20,6 +21,12 @@ export class VaultPopup extends LitElement {
   declare model: PopupModel;
   /** Backups and restores (README, Backup and restore); tests may give one of their own too. */
   declare backup: BackupModel;
+
+  constructor() {
+    super();
+    // Tells the lock button this popup is up, and comes forward when it asks (the host keeps it).
+    new PopupPresence(this);
+  }
 
   override connectedCallback() {
     if (!this.model || !this.backup) {
@@ -49,7 +56,7 @@ export class VaultPopup extends LitElement {
     const { screen, theme, scale } = this.model.state;
     const task = this.task;
     const backup = this.backup?.state;
-    const outcome = this.model.state.outcome ?? backup?.outcome ?? null;
+    const outcome = this.outcomeOn(task ?? screen);
     const busy = this.model.state.busy || !!backup?.busy;
     // Any press or key in the popup is the person using the vault: auto-lock starts again.
     return html`<main
@@ -60,6 +67,11 @@ export class VaultPopup extends LitElement {
     >
       <h1 tabindex="-1">${task ? BACKUP_TITLES[task] : LOCK_TITLES[screen]}</h1>
       ${task ? backupScreen(this.backup, this.parts) : lockScreen(screen, this.model, this.backup, this.parts)}
+      ${
+        task && this.model.state.lock
+          ? html`<div class="actions">${this.parts.button('Lock now', () => this.model.lockNow(), 'secondary', 'outline', !!backup?.stoppable)}</div>`
+          : nothing
+      }
       <div role="status" aria-live="polite">
         ${backup?.working ? html`<p class="outcome">${backup.working}</p>` : nothing}
         ${outcome?.kind === 'success' ? html`<p class="outcome success">${outcome.text}</p>` : nothing}
@@ -71,7 +83,7 @@ export class VaultPopup extends LitElement {
   protected override updated(changed: PropertyValues) {
     super.updated(changed);
     const screen = this.task ?? this.model.state.screen;
-    const outcome = this.model.state.outcome ?? this.backup?.state.outcome ?? null;
+    const outcome = this.outcomeOn(screen);
     const field = this.renderRoot.querySelector<HTMLElement>('input');
     if (screen !== this.shown) {
       // A new screen: focus its first field, or its heading, so keyboard and screen readers follow.
@@ -86,4 +98,23 @@ export class VaultPopup extends LitElement {
 
   private shown?: string;
   private said: PopupState['outcome'] = null;
+
+  /**
+   * The outcome to show on `screen`: each outcome (the lock's or the backups') belongs to the screen
+   * it was first shown on, and goes for good once the screen changes, so a "Done" of one task
+   * never stays on the next task's screen. The newest of them shows.
+   */
+  private outcomeOn(screen: string): Outcome | null {
+    let shown: Outcome | null = null;
+    for (const outcome of [this.model.state.outcome, this.backup?.state.outcome]) {
+      if (!outcome) continue;
+      let home = this.homes.get(outcome);
+      if (!home) this.homes.set(outcome, (home = { screen, n: ++this.outcomes }));
+      if (home.screen !== screen) home.gone = true;
+      else if (!home.gone && (!shown || home.n > this.homes.get(shown)!.n)) shown = outcome;
+    }
+    return shown;
+  }
+  private readonly homes = new WeakMap<Outcome, { screen: string; n: number; gone?: boolean }>();
+  private outcomes = 0;
 }

@@ -3,7 +3,7 @@
 // between the person's choice and the write, the chosen file and its plan; the element renders
 // names, counts and outcomes, never a value.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { BackupError, type BackupOptions, BackupService, type PreviewItem, type RestorePlan, checkBackupPassphrase } from '../src/backup/index.ts';
+import { Abandoned, BackupError, type BackupOptions, BackupService, type PreviewItem, type RestorePlan, checkBackupPassphrase } from '../src/backup/index.ts';
 import type { BackupRequestKind } from '../src/contract.ts';
 import { VaultError } from '../src/errors.ts';
 import { originAllowed } from '../src/gateway/index.ts';
@@ -28,6 +28,7 @@ export interface PreviewView {
   invalidLines: string[];
   added: number;
   replaced: number;
+  broughtBack: number;
   skipped: number;
 }
 
@@ -35,6 +36,8 @@ export interface BackupState {
   /** The backup screen shown, or null for the lock's own screens. */
   task: BackupTask | null;
   busy: boolean;
+  /** Busy with a job the person may stop (encrypting, reading or decrypting a file): Cancel and Lock now stay enabled. */
+  stoppable: boolean;
   /** What is happening while busy ("Encrypting…"), said in the status region. */
   working: string | null;
   outcome: { kind: 'success' | 'error'; text: string } | null;
@@ -49,7 +52,7 @@ export interface BackupState {
 
 export interface BackupIntents {
   open(task: 'backup' | 'restore'): void;
-  /** Leaves the backup screens; a page request being worked on is cancelled. */
+  /** Leaves the backup screens, stopping the job under way; a page request being worked on is cancelled. */
   cancel(): Promise<void>;
   backUp(passphrase: string, again: string): Promise<void>;
   choose(file: File): Promise<void>;
@@ -75,10 +78,19 @@ export function download(file: Blob, name: string, doc: Document = document) {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
+/** What a finished restore did, by the words of the preview, naming the file. */
+function restoredText(plan: RestorePlan, fileName: string | null): string {
+  const parts = [`${plan.added} new`, `${plan.replaced - plan.broughtBack} replaced`];
+  if (plan.broughtBack) parts.push(`${plan.broughtBack} brought back`);
+  parts.push(`${plan.skipped} left as they are`);
+  return `Restored from ${fileName ?? 'the file'}: ${parts.join(', ')}.`;
+}
+
 export class BackupController implements ReactiveController, BackupModel {
   state: BackupState = {
     task: null,
     busy: false,
+    stoppable: false,
     working: null,
     outcome: null,
     pending: [],
@@ -90,7 +102,7 @@ export class BackupController implements ReactiveController, BackupModel {
   /** Requests the popup already opened its screen for, so cancelling one doesn't reopen it. */
   private readonly shown = new Set<string>();
   /** Held only between choosing a file and confirming or leaving. */
-  private file: Uint8Array | null = null;
+  private file: Blob | null = null;
   private plan: RestorePlan | null = null;
   private release: (() => void)[] = [];
   private closed = false;
@@ -127,8 +139,11 @@ export class BackupController implements ReactiveController, BackupModel {
 
   async cancel() {
     const task = this.state.task;
+    // A job under way (scrypt, a file read) is abandoned: its worker ends and nothing comes of it.
+    if (this.state.stoppable) this.service?.stop();
     this.forget();
-    this.set({ task: null, preview: null, fileName: null, outcome: null });
+    const text = task === 'backup' ? 'Nothing was backed up.' : task ? 'Nothing was restored.' : null;
+    this.set({ task: null, preview: null, fileName: null, outcome: text ? { kind: 'success', text } : null });
     if (task && this.service) {
       await this.service.cancel(task === 'backup' ? 'backup' : 'restore');
       await this.follow();
@@ -136,9 +151,9 @@ export class BackupController implements ReactiveController, BackupModel {
   }
 
   backUp(passphrase: string, again: string) {
-    return this.act(async (service) => {
+    return this.act(true, async (service) => {
       checkBackupPassphrase(passphrase, again);
-      const made = await service.backUp(passphrase, again, (working) => this.say(working));
+      const made = await service.backUp(passphrase, again, (working, holds) => this.say(working, holds));
       (this.options.save ?? download)(new Blob([made.file], { type: 'application/octet-stream' }), made.name);
       const count = `${made.count} record${made.count === 1 ? '' : 's'}`;
       this.set({
@@ -152,27 +167,27 @@ export class BackupController implements ReactiveController, BackupModel {
   }
 
   choose(file: File) {
-    return this.act(async (service) => {
+    return this.act(true, async (service) => {
       this.forget();
-      const chosen = await service.choose(file);
+      const chosen = await service.choose(file, (working, holds) => this.say(working, holds));
       if (chosen.kind === 'age') {
-        this.file = chosen.bytes;
+        this.file = chosen.file;
         this.set({ task: 'restore-passphrase', fileName: file.name });
       } else this.preview(chosen.plan, file.name);
     });
   }
 
   decrypt(passphrase: string) {
-    return this.act(async (service) => {
+    return this.act(true, async (service) => {
       if (!this.file) throw new BackupError('Choose the backup file again.');
-      const plan = await service.decrypt(this.file, passphrase, (working) => this.say(working));
+      const plan = await service.decrypt(this.file, passphrase, (working, holds) => this.say(working, holds));
       this.file = null;
       this.preview(plan, this.state.fileName ?? 'the backup');
     });
   }
 
   confirm() {
-    return this.act(async (service) => {
+    return this.act(false, async (service) => {
       const plan = this.plan;
       if (!plan) throw new BackupError('Choose the file again.');
       await service.confirm(plan, (working) => this.say(working));
@@ -181,7 +196,7 @@ export class BackupController implements ReactiveController, BackupModel {
         task: null,
         preview: null,
         fileName: null,
-        outcome: { kind: 'success', text: `Restored: ${plan.added} added, ${plan.replaced} replaced, ${plan.skipped} skipped.` },
+        outcome: { kind: 'success', text: restoredText(plan, this.state.fileName) },
       });
     });
   }
@@ -196,8 +211,18 @@ export class BackupController implements ReactiveController, BackupModel {
       this.service = service;
       const onBus = () => void this.follow();
       bus.addEventListener('message', onBus);
+      // Locked (here, or in any vault document): a job under way is abandoned and the chosen file and
+      // plan are dropped, since the key they were read for is gone.
+      const onKey = () => {
+        if (!ring.key && (this.state.task !== null || this.state.busy)) {
+          if (this.state.stoppable) service.stop();
+          this.forget();
+          this.set({ task: null, preview: null, fileName: null, outcome: null });
+        }
+        this.host.requestUpdate();
+      };
       this.release.push(
-        ring.onChange(() => this.host.requestUpdate()),
+        ring.onChange(onKey),
         () => bus.removeEventListener('message', onBus),
         () => service.close(),
       );
@@ -230,17 +255,18 @@ export class BackupController implements ReactiveController, BackupModel {
         items: plan.items,
         invalidLines: plan.invalidLines,
         added: plan.added,
-        replaced: plan.replaced,
+        replaced: plan.replaced - plan.broughtBack,
+        broughtBack: plan.broughtBack,
         skipped: plan.skipped,
       },
     });
   }
 
   /** Says what is happening and lets the popup draw it before heavy work (scrypt) holds the thread. */
-  private async say(working: string) {
+  private async say(working: string, holds = true) {
     this.set({ working });
     await this.host.updateComplete;
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    if (holds) await new Promise((resolve) => setTimeout(resolve, 30));
   }
 
   private forget() {
@@ -248,13 +274,16 @@ export class BackupController implements ReactiveController, BackupModel {
     this.plan = null;
   }
 
-  private async act(work: (service: BackupService) => Promise<void>) {
+  /** Runs one of the person's intents, one at a time; `stoppable` work may be stopped by Cancel or Lock now. */
+  private async act(stoppable: boolean, work: (service: BackupService) => Promise<void>) {
     if (this.state.busy) return;
-    this.set({ busy: true, outcome: null, working: null });
+    this.set({ busy: true, stoppable, outcome: null, working: null });
     try {
       if (!this.service) throw new BackupError("This popup wasn't opened for a SLICC page, so it can't back up or restore.");
       await work(this.service);
     } catch (error) {
+      // Stopped by the person: whoever stopped it says what happened.
+      if (error instanceof Abandoned) return;
       let text: string;
       if (error instanceof BackupError) text = error.message;
       else if (error instanceof VaultError) text = `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}. Nothing was written.`;
@@ -264,7 +293,7 @@ export class BackupController implements ReactiveController, BackupModel {
       }
       this.set({ outcome: { kind: 'error', text } });
     } finally {
-      this.set({ busy: false, working: null });
+      this.set({ busy: false, stoppable: false, working: null });
     }
   }
 

@@ -3,7 +3,7 @@
 // file, and a preview by name to restore. Names, kinds, placeholders and counts only: no value.
 import { css, html, nothing } from 'lit';
 import type { PreviewItem } from '../src/backup/index.ts';
-import { MIN_BACKUP_PASSPHRASE } from '../src/limits.ts';
+import { MIN_BACKUP_PASSPHRASE, MIN_PASSPHRASE_LENGTH } from '../src/limits.ts';
 import type { BackupModel, BackupTask, PreviewView } from './backup-controller.ts';
 import type { Parts } from './popup-parts.ts';
 
@@ -70,19 +70,26 @@ export const backupStyles = css`
 const STATUS: Record<PreviewItem['status'], string> = {
   new: 'new',
   replaces: 'replaces the value here',
+  restores: 'brings back (removed here)',
   unchanged: 'unchanged',
   invalid: 'invalid',
 };
 
 export function backupScreen(model: BackupModel, parts: Parts) {
   const { task } = model.state;
-  const cancel = parts.button('Cancel', () => model.cancel(), 'secondary', 'outline');
+  // Cancel stops a job under way (scrypt, a file read): it stays pressable while one runs.
+  const cancel = parts.button('Cancel', () => model.cancel(), 'secondary', 'outline', model.state.stoppable);
   switch (task) {
     case 'backup':
       return html`<p>
           The backup is one file with every secret of this SLICC site, removed ones included, encrypted with
           <a href="https://age-encryption.org" target="_blank" rel="noopener noreferrer">age</a> to a passphrase you choose
           now. Anyone with the file and the passphrase can read every value; without the passphrase nobody can, you neither.
+        </p>
+        <p class="note">
+          It needs at least ${MIN_BACKUP_PASSPHRASE} characters, more than the lock's ${MIN_PASSPHRASE_LENGTH}: the lock's guesses are
+          made in this browser, slowed and counted, while anyone who copies the file can guess at it offline, as fast as their
+          computers go.
         </p>
         <form @submit=${(e: SubmitEvent) => parts.submit(e, (f) => model.backUp(f.get('backup-new') ?? '', f.get('backup-again') ?? ''))}>
           ${parts.field('backup-new', `Backup passphrase (at least ${MIN_BACKUP_PASSPHRASE} characters)`, 'new-password')}
@@ -138,10 +145,10 @@ export function backupScreen(model: BackupModel, parts: Parts) {
 
 function preview(model: BackupModel, p: PreviewView, parts: Parts, cancel: unknown) {
   const moved = p.items.filter((i) => i.placeholderWas && i.status !== 'invalid');
-  const writes = p.added + p.replaced;
+  const writes = p.added + p.replaced + p.broughtBack;
   return html`<p>
-      ${p.fileName}: ${p.added} new, ${p.replaced} replacing a value here, ${p.items.filter((i) => i.status === 'unchanged').length} unchanged,
-      ${p.items.filter((i) => i.status === 'invalid').length + p.invalidLines.length} invalid.
+      ${p.fileName}: ${p.added} new, ${p.replaced} replacing a value here,${p.broughtBack ? ` ${p.broughtBack} brought back from removed,` : ''}
+      ${p.items.filter((i) => i.status === 'unchanged').length} unchanged, ${p.items.filter((i) => i.status === 'invalid').length + p.invalidLines.length} invalid.
     </p>
     ${p.otherNamespace ? html`<p><strong>This backup is of another site, ${p.otherNamespace}.</strong> Its secrets are restored into this one.</p>` : nothing}
     <div class="list" tabindex="0" role="region" aria-label="Records in the file">

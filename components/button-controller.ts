@@ -3,8 +3,8 @@
 // The element only renders what this sets on it and forwards the click.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Availability, ButtonAvailability, ButtonHello } from '../src/contract.ts';
-import { AvailabilityWatcher } from '../src/lock/index.ts';
-import { MAX_HELD_HELLOS } from '../src/limits.ts';
+import { MAX_HELD_HELLOS, POPUP_FOCUS_MS, POPUP_WORD_MS } from '../src/limits.ts';
+import { AvailabilityWatcher, PopupWatch } from '../src/lock/index.ts';
 import { loadSettings, originAllowed } from '../src/gateway/index.ts';
 import type { Scale, Theme } from './spectrum.ts';
 
@@ -14,8 +14,14 @@ export interface ButtonView extends ReactiveControllerHost {
   theme: Theme;
   scale: Scale;
   blocked: boolean;
+  /** The popup of this namespace: none known, being opened (waiting for its word), or up. */
+  popup: PopupShown;
+  /** How many times a click brought the open popup forward instead of opening another. */
+  forwarded: number;
   vaultName: string;
 }
+
+export type PopupShown = 'none' | 'opening' | 'open';
 
 export const POPUP_NAME = 'slicc-vault-lock';
 const POPUP_FEATURES = 'popup,width=420,height=640';
@@ -23,6 +29,9 @@ const POPUP_FEATURES = 'popup,width=420,height=640';
 export class ButtonController implements ReactiveController {
   private namespace: string | null = null;
   private watcher: AvailabilityWatcher | null = null;
+  private popups: PopupWatch | null = null;
+  /** A click being answered (the popup's word awaited): further clicks wait for it. */
+  private opening = false;
   private held: MessageEvent[] | null = [];
   private embedders: string[] = [];
   private readonly onMessage = (event: MessageEvent) => {
@@ -61,27 +70,70 @@ export class ButtonController implements ReactiveController {
     this.win.removeEventListener('message', this.onMessage);
     this.watcher?.close();
     this.watcher = null;
-  }
-
-  /** The click: opens the popup for this namespace, or shows that the browser blocked it. */
-  open() {
-    const params = new URLSearchParams({ theme: this.host.theme, scale: this.host.scale });
-    if (this.namespace) params.set('namespace', this.namespace);
-    if (this.host.availability === 'locked') params.set('intent', 'unlock');
-    // Not `noopener`: that makes window.open return null always, and a block couldn't be told apart.
-    this.host.blocked = this.tryOpen(`/popup.html?${params}`) === null;
+    this.popups?.close();
+    this.popups = null;
   }
 
   /**
-   * `window.open`, or `null` when the browser refused. A blocker makes it return `null`; in a frame
-   * sandboxed without `allow-popups`, Chromium returns `null` and Firefox throws `InvalidAccessError`
-   * (README, Key store and lock: the button): both are a block the person must see.
+   * The click: brings the namespace's open popup forward, or opens one. `window.open` returning
+   * null is a block or a popup without an opener (a cross-origin isolated embedder): the popup's
+   * word within POPUP_WORD_MS tells them apart. A throw is a block (Firefox in a sandbox).
    */
-  private tryOpen(url: string): Window | null {
+  async open(): Promise<void> {
+    if (this.opening) return;
+    this.opening = true;
+    try {
+      const popups = this.popupWatch();
+      if (popups.up && (await popups.focus(POPUP_FOCUS_MS))) {
+        this.host.forwarded += 1;
+        return;
+      }
+      const params = new URLSearchParams({ theme: this.host.theme, scale: this.host.scale });
+      if (this.namespace) params.set('namespace', this.namespace);
+      if (this.host.availability === 'locked') params.set('intent', 'unlock');
+      // Not `noopener`: that makes window.open return null always, and a block couldn't be told apart.
+      const opened = this.tryOpen(`/popup.html?${params}`);
+      if (opened === 'refused') return this.showBlocked(true);
+      this.host.blocked = false;
+      if (opened) return;
+      this.host.popup = popups.up ? 'open' : 'opening';
+      const heard = popups.up || (await popups.heard(POPUP_WORD_MS));
+      this.showBlocked(!heard && !popups.up);
+    } finally {
+      this.opening = false;
+    }
+  }
+
+  /** The watch of this namespace's popups (or of those opened before any hello), made on first use. */
+  private popupWatch(): PopupWatch {
+    const namespace = this.namespace ?? '';
+    if (this.popups?.namespace !== namespace) {
+      this.popups?.close();
+      this.popups = new PopupWatch(namespace, (up) => {
+        // A popup that is up was not blocked, however late it said so.
+        if (up) this.host.blocked = false;
+        if (up || !this.opening) this.host.popup = up ? 'open' : 'none';
+      });
+    }
+    return this.popups;
+  }
+
+  private showBlocked(blocked: boolean) {
+    this.host.blocked = blocked;
+    if (blocked) this.host.popup = 'none';
+  }
+
+  /**
+   * `window.open`: the popup's window, `null` (a blocker, a frame sandboxed without `allow-popups` in
+   * Chromium, or a popup opened without an opener), or `refused` when it throws, as Firefox does in a
+   * frame sandboxed without `allow-popups`
+   * (README, Key store and lock: the button): the throw is a block for certain.
+   */
+  private tryOpen(url: string): Window | null | 'refused' {
     try {
       return this.win.open(url, POPUP_NAME, POPUP_FEATURES);
     } catch {
-      return null;
+      return 'refused';
     }
   }
 
@@ -96,6 +148,7 @@ export class ButtonController implements ReactiveController {
     if (data.scale === 'medium' || data.scale === 'large') this.host.scale = data.scale;
     if (this.namespace === event.origin) return this.show(this.host.availability);
     this.namespace = event.origin;
+    this.popupWatch();
     this.watcher?.close();
     this.watcher = new AvailabilityWatcher(event.origin, (availability) => this.show(availability));
     this.show(this.watcher.availability);

@@ -3,6 +3,7 @@
 // Passphrases go from the form straight to the model; nothing is kept here.
 import { html, nothing } from 'lit';
 import { AUTO_LOCK_CHOICES, type AutoLockMs } from '../src/contract.ts';
+import { MIN_BACKUP_PASSPHRASE, MIN_PASSPHRASE_LENGTH } from '../src/limits.ts';
 import type { BackupModel } from './backup-controller.ts';
 import { type PopupModel, type Screen, autoLockText } from './lock-controller.ts';
 import type { Parts } from './popup-parts.ts';
@@ -42,8 +43,13 @@ export function lockScreen(screen: Screen, model: PopupModel, backup: BackupMode
         lock
           ? html`<p>Add a passphrase as a second way to unlock. You confirm with your passkey.</p>`
           : html`<p>
-              Choose a passphrase of at least 8 characters. Nobody can recover it for you: if you forget it, the
+              Choose a passphrase of at least ${MIN_PASSPHRASE_LENGTH} characters. Nobody can recover it for you: if you forget it, the
               secrets in this vault are lost.
+            </p>
+            <p class="note">
+              ${MIN_PASSPHRASE_LENGTH} is enough here because guesses at the lock are made in this browser, slowed and counted. A
+              backup's passphrase needs ${MIN_BACKUP_PASSPHRASE}: anyone who copies the file can guess at it offline, as fast as
+              their computers go.
             </p>`
       }
         <form @submit=${(e: SubmitEvent) => parts.submit(e, (f) => model.setPassphrase(f.get('new') ?? '', f.get('again') ?? '', lock ? { passkey: true } : undefined))}>

@@ -4,7 +4,8 @@
 import { html } from 'lit';
 
 export interface Parts {
-  button(label: string, intent: () => unknown, variant?: string, treatment?: string): unknown;
+  /** A button; `whileBusy` keeps it pressable while the popup works (Cancel and Lock now, during a stoppable job). */
+  button(label: string, intent: () => unknown, variant?: string, treatment?: string, whileBusy?: boolean): unknown;
   submitButton(label: string, variant?: string): unknown;
   field(name: string, label: string, autocomplete: string): unknown;
   submit(event: SubmitEvent, intent: (fields: { get(name: string): string | undefined }) => Promise<void>): void;
@@ -13,10 +14,10 @@ export interface Parts {
 /** The parts, disabled while `busy()` says the popup is working. */
 export function popupParts(busy: () => boolean): Parts {
   return {
-    button: (label, intent, variant = 'secondary', treatment = 'fill') => html`<button
+    button: (label, intent, variant = 'secondary', treatment = 'fill', whileBusy = false) => html`<button
       type="button"
       class="spectrum-Button spectrum-Button--${treatment} spectrum-Button--${variant} spectrum-Button--sizeM"
-      ?disabled=${busy()}
+      ?disabled=${busy() && !whileBusy}
       @click=${() => void intent()}
     >
       <span class="spectrum-Button-label">${label}</span>

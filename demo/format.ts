@@ -1,10 +1,25 @@
 // Small text forms shared by the panels: times, rules, exec modes, audit entries.
 import type { AuditEntry, ExecMode, PolicyChange, Rule, SecretView } from '../src/contract.ts';
 
+/**
+ * Every date and time of the demo, in one format: the person's locale, a medium date with hours and
+ * minutes, and seconds where they matter (the audit log, requests that expire in minutes).
+ */
 export const time = (ms: number | undefined | null, seconds = false) =>
-  ms
-    ? new Date(ms).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', ...(seconds && { second: '2-digit' }) })
-    : '—';
+  ms ? new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: seconds ? 'medium' : 'short' }) : '—';
+
+/** What each word of the demo means, said where the word shows (a tooltip) and in the legends. */
+export const MEANS = {
+  inert: "inert: kept, but nothing uses it until root's /etc/fnox/config.toml names its placeholder and a rule allows it",
+  active: 'active: /etc/fnox/config.toml holds its placeholder and a rule names it, so forward fills it in where the rule allows',
+  removed: 'removed: used nowhere; it can be restored for 30 days, then it is purged',
+  unreadable: "unreadable: its ciphertext doesn't open under the vault's key; skipped by the scrubber and the injector",
+  exits:
+    'exits: the ways bios may send a request with this secret (page, proxy, tailscale, device:NAME), from [exits] in /etc/slicc/secrets-policy.toml; all when it names none',
+  needed: 'scrub needed: whether output must pass the scrubber before it reaches the model (false only while no value is stored)',
+  version: 'scrub version: counts every change to the set of values; a scrubber compiled at an older version is stale',
+  ready: 'scrub ready: whether this vault frame has a scrubber for the values now (false only after a reload with the lock on, before unlock)',
+} as const;
 
 export const ruleText = (r: Rule) =>
   `${r.methods.length ? r.methods.join(',') : 'any'} ${r.domain}${r.paths.length ? ` ${r.paths.join(' ')}` : ''} → ${r.header}`;

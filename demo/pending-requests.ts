@@ -4,7 +4,7 @@
 // name. Any request can be cancelled. Prompts, scopes and accounts are the asker's untrusted text.
 import { LitElement, html } from 'lit';
 import type { PendingRequest, RecordKind, SecretView } from '../src/contract.ts';
-import { type PagePort, explain } from './vault-client.ts';
+import { type PagePort, plain } from './vault-client.ts';
 import { time } from './format.ts';
 import { panelStyles } from './styles.ts';
 
@@ -98,7 +98,7 @@ export class PendingRequests extends LitElement {
         this.outcome = `${request.name} renewed; its placeholder stays.`;
       }
     } catch (error) {
-      this.outcome = explain(error);
+      this.outcome = plain(error);
     }
   }
 
@@ -107,7 +107,7 @@ export class PendingRequests extends LitElement {
       await this.page.request('cancel', { request: request.id });
       this.outcome = `Request ${request.id} cancelled.`;
     } catch (error) {
-      this.outcome = explain(error);
+      this.outcome = plain(error);
     }
   }
 
@@ -141,7 +141,7 @@ export class PendingRequests extends LitElement {
         (r) => html`<div class="warn" data-request=${r.id} data-kind=${r.kind}>
           <div>
             <strong>${title(r)}</strong>
-            <span class="muted">asked by ${askedBy(r)}, expires ${time(r.expiresAt)}</span>
+            <span class="muted">asked by ${askedBy(r)}, expires ${time(r.expiresAt, true)}</span>
           </div>
           ${r.prompt ? html`<div>The program says (untrusted): <q>${r.prompt}</q></div>` : ''}
           ${r.scopes?.length || r.account ? html`<div>It asks (untrusted) for ${r.scopes?.length ? `the scopes ${r.scopes.join(', ')}` : ''}${r.account ? ` as ${r.account}` : ''}.</div>` : ''}

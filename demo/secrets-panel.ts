@@ -2,15 +2,23 @@
 // value (`put`), removing and restoring; the requests waiting; the refused rules; the audit log.
 import { LitElement, html } from 'lit';
 import type { RecordKind, SecretView, VaultList, VaultStatus } from '../src/contract.ts';
-import { type PagePort, explain } from './vault-client.ts';
-import { execText, kindText, ruleText, time } from './format.ts';
+import { type PagePort, codeOf, plain } from './vault-client.ts';
+import { MEANS, execText, kindText, ruleText, time } from './format.ts';
 import endpoints from '../src/endpoints.json' with { type: 'json' };
 import { panelStyles } from './styles.ts';
 import './pending-requests.ts';
+import './audit-log.ts';
 
 /** The catalog's provider ids (the built-in model list the build writes), for a model record's provider. */
 const PROVIDERS = [...new Set((endpoints as { providers?: string[] }[]).flatMap((e) => e.providers ?? []))].sort();
-import './audit-log.ts';
+
+/** The panel's notice: a record's line (read against its row when shown), or plain text. */
+type Notice =
+  | { kind: 'saved'; name: string; placeholder: string; state: string }
+  | { kind: 'restored'; name: string; placeholder?: undefined; state: string }
+  | { kind: 'removed'; name: string; placeholder?: undefined }
+  | { kind: 'text'; text: string }
+  | { kind: 'error'; text: string; code: string };
 
 export class SecretsPanel extends LitElement {
   static override properties = {
@@ -18,9 +26,7 @@ export class SecretsPanel extends LitElement {
     list: { attribute: false },
     status: { attribute: false },
     refresh: { attribute: false },
-    outcome: { state: true },
-    failed: { state: true },
-    saved: { state: true },
+    notice: { state: true },
     kind: { state: true },
     backupOutcome: { state: true },
   };
@@ -28,10 +34,8 @@ export class SecretsPanel extends LitElement {
   declare list: VaultList | null;
   declare status: VaultStatus | null;
   declare refresh: () => Promise<void>;
-  declare outcome: string;
-  declare failed: boolean;
-  /** The value just saved: its line follows the row's state (inert, then active once a rule allows it). */
-  declare saved: { name: string; placeholder: string; state: string } | null;
+  /** What the last action did, tied to the record it names so it never outlives what it says. */
+  declare notice: Notice | null;
   /** The kind chosen in the add form: an `mcp` record asks for its server URL. */
   declare kind: RecordKind;
   declare backupOutcome: string;
@@ -39,29 +43,36 @@ export class SecretsPanel extends LitElement {
 
   constructor() {
     super();
-    this.outcome = '';
-    this.failed = false;
+    this.notice = null;
     this.backupOutcome = '';
-    this.saved = null;
     this.kind = 'secret';
   }
 
-  /** The outcome line: for a value just saved, with the state its row has now. */
-  private outcomeText() {
-    if (!this.saved) return this.outcome;
-    const { name, placeholder, state } = this.saved;
-    const row = this.list?.secrets.find((s) => s.name === name && s.placeholder === placeholder);
-    return `${name} saved as ${placeholder} (${row?.state ?? state}).`;
+  /**
+   * The notice as it reads now: a record's line follows its row, saying so when the row's state
+   * changed since (a value saved inert that a rule now names is "active now"), and going once the
+   * row no longer is what the line says (a removal undone by a restore, a rotation or a backup).
+   */
+  private noticeText(): string {
+    const n = this.notice;
+    if (!n) return '';
+    if (n.kind === 'text' || n.kind === 'error') return n.text;
+    const row = this.list?.secrets.find((s) => s.name === n.name && (n.placeholder === undefined || s.placeholder === n.placeholder));
+    if (n.kind === 'removed') return row?.state === 'removed' ? `${n.name} removed; it can be restored for 30 days.` : '';
+    if (!row || row.state === 'removed') return '';
+    const was = `${n.name} ${n.kind === 'saved' ? `saved as ${n.placeholder}` : 'restored'} (${n.state})`;
+    if (row.state === n.state) return `${was}.`;
+    const why = row.state === 'active' ? 'the policy names it' : row.state === 'inert' ? 'the policy no longer names it' : MEANS.unreadable;
+    return `${was}; ${row.state} now: ${why}.`;
   }
 
-  private async act(what: () => Promise<string>) {
-    this.saved = null;
+  private async act(what: () => Promise<Notice>) {
+    this.notice = null;
     try {
-      this.outcome = await what();
-      this.failed = false;
+      this.notice = await what();
     } catch (error) {
-      this.outcome = explain(error);
-      this.failed = true;
+      // Plain words for the person; the vault's code where a developer looks (the tooltip).
+      this.notice = { kind: 'error', text: plain(error), code: codeOf(error) };
     }
     await this.refresh();
   }
@@ -72,7 +83,7 @@ export class SecretsPanel extends LitElement {
       await this.page.request(op, {});
       this.backupOutcome = `Asked the vault for a ${op === 'export' ? 'backup' : 'restore'}: click the lock button, which shows waiting, to finish it in the popup.`;
     } catch (error) {
-      this.backupOutcome = explain(error);
+      this.backupOutcome = plain(error);
     }
   }
 
@@ -91,9 +102,8 @@ export class SecretsPanel extends LitElement {
     void this.act(async () => {
       const { placeholder, state } = await this.page.request('put', { name, value, kind, ...(provider && { provider }) });
       form.reset();
-      this.saved = { name, placeholder, state };
       this.kind = 'secret';
-      return '';
+      return { kind: 'saved', name, placeholder, state };
     });
   }
 
@@ -104,7 +114,7 @@ export class SecretsPanel extends LitElement {
         <strong>${s.name}</strong><div class="muted">${kindText(s.kind)} · ${s.source}${s.provider ? ` · ${s.provider}` : ''}${s.account ? ` (${s.account})` : ''}</div>
         ${s.warning ? html`<div class="warn" data-testid="warning">${s.warning}</div>` : ''}
       </td>
-      <td><span class="badge ${s.state}" data-testid="state">${s.state}</span></td>
+      <td><span class="badge ${s.state}" data-testid="state" title=${MEANS[s.state]}>${s.state}</span></td>
       <td><code>${s.placeholder}</code></td>
       <td>${s.rules.length ? s.rules.map((r) => html`<div class="mono">${ruleText(r)}</div>`) : html`<span class="muted">none</span>`}</td>
       <td>${execText(s)}</td>
@@ -114,11 +124,14 @@ export class SecretsPanel extends LitElement {
         ${
           removed
             ? html`<button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeS" @click=${() =>
-                this.act(async () => `${s.name} restored (${(await this.page.request('restore', { name: s.name })).state}).`)}>
+                this.act(async () => ({ kind: 'restored', name: s.name, state: (await this.page.request('restore', { name: s.name })).state }))}>
               <span class="spectrum-Button-label">Restore</span>
             </button>`
             : html`<button class="spectrum-Button spectrum-Button--outline spectrum-Button--negative spectrum-Button--sizeS" @click=${() =>
-                this.act(async () => (await this.page.request('remove', { name: s.name }), `${s.name} removed; it can be restored for 30 days.`))}>
+                this.act(async () => {
+                  await this.page.request('remove', { name: s.name });
+                  return { kind: 'removed', name: s.name };
+                })}>
               <span class="spectrum-Button-label">Remove</span>
             </button>`
         }
@@ -145,7 +158,11 @@ export class SecretsPanel extends LitElement {
           <button
             class="spectrum-Button spectrum-Button--outline spectrum-Button--negative spectrum-Button--sizeS"
             aria-label=${`Remove ${r.label}`}
-            @click=${() => this.act(async () => (await this.page.request('unregister', r.fields), `${r.label} is no longer registered.`))}
+            @click=${() =>
+              this.act(async () => {
+                await this.page.request('unregister', r.fields);
+                return { kind: 'text', text: `${r.label} is no longer registered.` };
+              })}
           >
             <span class="spectrum-Button-label">Remove</span>
           </button>
@@ -178,19 +195,38 @@ export class SecretsPanel extends LitElement {
             <span class="spectrum-Button-label">Add</span>
           </button>
         </form>
-        ${this.outcomeText() ? html`<p class=${this.failed ? 'warn error' : 'ok'} role="status" data-testid="outcome">${this.outcomeText()}</p>` : ''}
+        ${
+          this.noticeText()
+            ? html`<p
+              class=${this.notice?.kind === 'error' ? 'warn error' : 'ok'}
+              role="status"
+              data-testid="outcome"
+              title=${this.notice?.kind === 'error' && this.notice.code ? `the vault's code: ${this.notice.code}` : ''}
+            >${this.noticeText()}</p>`
+            : ''
+        }
         <table>
-          <thead><tr><th>Name</th><th>State</th><th>Placeholder</th><th>Rules</th><th>Exec</th><th>Exits</th><th>Times</th><th></th></tr></thead>
+          <thead><tr><th>Name</th><th title="inert, active or removed: see the legend below">State</th><th>Placeholder</th><th>Rules</th><th>Exec</th><th title=${MEANS.exits}>Exits</th><th>Times</th><th></th></tr></thead>
           <tbody>${list?.secrets.map((s) => this.row(s))}</tbody>
         </table>
         ${list && list.secrets.length === 0 ? html`<p class="muted">No secrets yet.</p>` : ''}
+        <details class="legend">
+          <summary>What the states and columns mean</summary>
+          <dl>
+            <dt><span class="badge inert">inert</span></dt><dd>${MEANS.inert.replace(/^inert: /, '')}.</dd>
+            <dt><span class="badge active">active</span></dt><dd>${MEANS.active.replace(/^active: /, '')}.</dd>
+            <dt><span class="badge removed">removed</span></dt><dd>${MEANS.removed.replace(/^removed: /, '')}.</dd>
+            <dt>Exec</dt><dd>whether the kernel may reveal it to a program, from <code>[exec]</code> in /etc/slicc/secrets-policy.toml (exec isn't built yet).</dd>
+            <dt>Exits</dt><dd>${MEANS.exits.replace(/^exits: /, '')}.</dd>
+          </dl>
+        </details>
       </section>
       <section class="card" id="backups" aria-labelledby="backups-title">
         <h2 id="backups-title">Backups</h2>
         <p class="hint">
           A backup is an age file encrypted to a passphrase you choose in the vault's popup; restore takes such a file or a .env file.
           The page only asks: the lock button then shows <em>waiting</em>, and the popup opens on that screen.
-          ${this.status?.exportedAt ? `Last backup: ${new Date(this.status.exportedAt).toLocaleString()}.` : 'No backup yet.'}
+          ${this.status?.exportedAt ? `Last backup: ${time(this.status.exportedAt)}.` : 'No backup yet.'}
         </p>
         <div class="row">
           <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" type="button" @click=${() => this.ask('export')}>

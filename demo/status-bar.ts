@@ -3,6 +3,7 @@
 import { LitElement, css, html } from 'lit';
 import type { Availability, VaultStatus } from '../src/contract.ts';
 import type { PagePort } from './vault-client.ts';
+import { MEANS } from './format.ts';
 import { panelStyles } from './styles.ts';
 
 export class StatusBar extends LitElement {
@@ -25,6 +26,10 @@ export class StatusBar extends LitElement {
         gap: 8px;
         font-size: 12px;
       }
+      /* Always in the row, hidden when nothing waits: the header doesn't reflow when a request comes. */
+      .waiting[aria-hidden='true'] {
+        visibility: hidden;
+      }
     `,
   ];
 
@@ -35,8 +40,8 @@ export class StatusBar extends LitElement {
     return html`
       <span class="badge ${s.locked ? 'removed' : 'active'}" data-testid="locked">${s.locked ? 'locked' : 'unlocked'}</span>
       <span class="muted" title="status.lock">lock: ${lock}</span>
-      <span class="muted" title="status.scrub">scrub: ${s.scrub.needed ? 'needed' : 'not needed'}, v${s.scrub.version}${s.scrub.ready ? '' : ', not ready'}</span>
-      ${s.waiting.length ? html`<span class="badge refused">${s.waiting.length} waiting</span>` : ''}
+      <span class="muted" title=${`status.scrub. ${MEANS.needed}; ${MEANS.version}; ${MEANS.ready}.`}>scrub: ${s.scrub.needed ? 'needed' : 'not needed'}, v${s.scrub.version}${s.scrub.ready ? ', ready' : ', not ready'}</span>
+      <span class="badge refused waiting" data-testid="waiting" aria-hidden=${s.waiting.length ? 'false' : 'true'} title="requests waiting for you (status.waiting)">${Math.max(1, s.waiting.length)} waiting</span>
       ${
         s.backupReminder === 'due'
           ? html`<a href="#secrets" @click=${this.toBackups}>back up your secrets</a>

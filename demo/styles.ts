@@ -35,6 +35,20 @@ export const panelStyles = [
       margin: 0 0 var(--spectrum-spacing-200, 8px);
       color: var(--spectrum-neutral-subdued-content-color-default, #555);
     }
+    details.legend {
+      margin-block-start: var(--spectrum-spacing-300, 12px);
+      font-size: var(--spectrum-font-size-75, 12px);
+      color: var(--spectrum-neutral-subdued-content-color-default, #555);
+    }
+    details.legend dl {
+      display: grid;
+      grid-template-columns: max-content 1fr;
+      gap: 4px 12px;
+      margin: 8px 0 0;
+    }
+    details.legend dd {
+      margin: 0;
+    }
     section.card {
       background: var(--spectrum-background-layer-2-color, #fff);
       border: 1px solid var(--spectrum-gray-200, #e1e1e1);

@@ -92,5 +92,15 @@ export async function open<R extends Role>(frame: HTMLIFrameElement, vaultOrigin
   return (role === 'agent' ? new AgentPort(port, answer) : new PagePort(port, answer)) as R extends 'agent' ? AgentPort : PagePort;
 }
 
-/** The message of anything thrown, for showing it. */
+/** The message of anything thrown, with the vault's code, for the developer's panels (`EACCES: …`). */
 export const explain = (error: unknown) => (error instanceof VaultError ? error.toString() : error instanceof Error ? error.message : String(error));
+
+/** The message of anything thrown in plain words, for the person's panels: a sentence, no code. */
+export function plain(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const text = message.charAt(0).toUpperCase() + message.slice(1);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** The vault's code of an error (`EACCES`), for a tooltip where a developer looks; '' for others. */
+export const codeOf = (error: unknown) => (error instanceof VaultError ? error.code : '');

@@ -1,6 +1,7 @@
 // Serves a built site (dist/) the way production must: static files with the headers of README,
-// Documents and hosting. `node scripts/serve-dist.mjs [PORT]` previews `npm run build`; the tests use it to run
+// Documents and hosting. `node scripts/serve-dist.mjs [PORT] [DIR]` previews `npm run build`; the tests use it to run
 // the built documents under their real CSP.
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -37,7 +38,12 @@ export function serveDist({ dir, port = 0, hostname = '127.0.0.1', embedders }) 
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const dir = fileURLToPath(new URL('../dist/', import.meta.url));
+  // `node scripts/serve-dist.mjs [PORT] [DIR]`: DIR is dist/ unless given.
+  const dir = process.argv[3] ?? fileURLToPath(new URL('../dist/', import.meta.url));
+  if (!existsSync(join(dir, 'embedders.json'))) {
+    console.error(`serve-dist: there is no built site in ${dir}: run \`npm run build\` first, then this again.`);
+    process.exit(1);
+  }
   const embedders = JSON.parse(await readFile(join(dir, 'embedders.json'), 'utf8'));
   const server = await serveDist({ dir, port: Number(process.argv[2] ?? 8703), embedders });
   console.log(`dist/ at http://vault.sliccy.localhost:${server.address().port}/ (frame-ancestors ${embedders.join(' ')})`);

@@ -1,6 +1,8 @@
 // The vault's documents served as the static site would be, with the headers production must send
 // (README, Documents and hosting). Used by `npm start` (web-dev-server.config.mjs) and by the test runner.
 import { startDevServer } from '@web/dev-server';
+// Before any server starts: dev servers listen on 127.0.0.1 only (scripts/loopback.mjs says why).
+import './loopback.mjs';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

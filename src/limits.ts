@@ -9,6 +9,14 @@ export const MAX_REDACT_TEXTS = 10_000;
 export const MAX_REDACT_BYTES = 64 * MiB;
 /** Messages a frame (or a button) holds until its settings are in: only its parent's, at most this many. */
 export const MAX_HELD_HELLOS = 16;
+/**
+ * The lock button's waits for a popup's word (README, Key store and lock: the button): after a
+ * `window.open` that returned null (a block, or a popup opened without an opener from a cross-origin
+ * isolated embedder), how long the popup has to say it is up before the button says "blocked"; and
+ * how long the open popup has to answer when asked to come forward before the button opens another.
+ */
+export const POPUP_WORD_MS = 6000;
+export const POPUP_FOCUS_MS = 1000;
 /** An agent port's queue: requests waiting (the one being answered included) and their size. */
 export const MAX_QUEUED_REQUESTS = 64;
 export const MAX_QUEUED_BYTES = 128 * MiB;
@@ -99,6 +107,8 @@ export const MIN_BACKUP_PASSPHRASE = 12;
 export const MAX_RESTORE_FILE_BYTES = 64 * MiB;
 /** A `.env` file's lines: four per record a namespace may hold. */
 export const MAX_DOTENV_LINES = 4 * MAX_RECORDS;
+/** An origin read from a file (a backup's namespace): a scheme, a DNS name of at most 253 characters and a port fit. */
+export const MAX_ORIGIN = 300;
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 

@@ -64,16 +64,18 @@ export function checkAnyName(name: unknown): string {
   return name;
 }
 
+/** The refusal of a value over MAX_VALUE_BYTES, for readers that know it is too long before they read it. */
+export const valueTooLong = () => einval(`values longer than ${MAX_VALUE_BYTES} bytes aren't accepted`);
+
 /** A value: UTF-8 text of MIN_VALUE_BYTES to MAX_VALUE_BYTES (8 to 65,536) bytes, without CR, LF or NUL, holding no placeholder. */
 export function checkValue(value: unknown): string {
   if (typeof value !== 'string') throw einval('value must be a string');
-  const tooLong = () => einval(`values longer than ${MAX_VALUE_BYTES} bytes aren't accepted`);
   // UTF-8 takes at least a byte per UTF-16 unit: a longer value is refused before it is read.
-  if (value.length > MAX_VALUE_BYTES) throw tooLong();
+  if (value.length > MAX_VALUE_BYTES) throw valueTooLong();
   if (!value.isWellFormed()) throw einval('value must be valid UTF-8 text (it holds a lone surrogate)');
   const bytes = new TextEncoder().encode(value).length;
   if (bytes < MIN_VALUE_BYTES) throw einval(`values shorter than ${MIN_VALUE_BYTES} bytes can't be protected from the model`);
-  if (bytes > MAX_VALUE_BYTES) throw tooLong();
+  if (bytes > MAX_VALUE_BYTES) throw valueTooLong();
   if (/[\r\n\0]/.test(value)) throw einval('value must not contain CR, LF or NUL');
   if (PLACEHOLDER.test(value)) throw einval('value must not contain a placeholder');
   return value;

@@ -27,24 +27,36 @@ export function checkFileSize(bytes: number): void {
   }
 }
 
+/** Whether a file's first bytes (64 are enough) are an age file's, armored or binary. */
+export function isAgeHead(head: Uint8Array): boolean {
+  const text = new TextDecoder('utf-8', { fatal: false })
+    .decode(head.subarray(0, 64))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  return text.startsWith(ARMOR_HEADER) || text.startsWith(AGE_MAGIC);
+}
+
 /** What a chosen file is: an age file (armored or binary), or text read as a `.env` file. */
 export function fileKind(bytes: Uint8Array): FileKind {
   checkFileSize(bytes.length);
-  const head = new TextDecoder('utf-8', { fatal: false })
-    .decode(bytes.subarray(0, 64))
-    .replace(/^\uFEFF/, '')
-    .trimStart();
-  if (head.startsWith(ARMOR_HEADER) || head.startsWith(AGE_MAGIC)) return 'age';
+  if (isAgeHead(bytes)) return 'age';
+  dotenvText(bytes);
+  return 'dotenv';
+}
+
+/** A file that isn't age as the text of a `.env` file: UTF-8 with at least one line that starts `NAME=`. */
+export function dotenvText(bytes: Uint8Array): string {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new BackupError('That file is neither an age backup nor a .env file. Nothing was restored.');
   }
+  // Anchored at line starts, one name run then `=`: linear in the text.
   if (!/^[ \t]*(export[ \t]+)?[A-Za-z_][A-Za-z0-9_]*[ \t]*=/m.test(text)) {
     throw new BackupError('That file is neither an age backup nor a .env file. Nothing was restored.');
   }
-  return 'dotenv';
+  return text;
 }
 
 /**

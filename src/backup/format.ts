@@ -2,9 +2,9 @@
 // made for a backup and read, record by record under the record rules, from a decrypted file. No
 // message or reason ever quotes a value.
 import type { BackupFile, BackupRecord, ImportSource, RecordKind } from '../contract.ts';
-import { MAX_RECORDS } from '../limits.ts';
+import { MAX_ORIGIN, MAX_RECORDS } from '../limits.ts';
 import type { StoredRecord } from '../store/index.ts';
-import { PLACEHOLDER_EXACT, RECORD_KINDS, checkName, checkOptionalString, checkValue } from '../validate.ts';
+import { PLACEHOLDER_EXACT, RECORD_KINDS, RECORD_NAME, checkName, checkOptionalString, checkValue } from '../validate.ts';
 
 export const BACKUP_FORMAT = 'slicc-vault-backup';
 export const BACKUP_VERSION = 1;
@@ -73,6 +73,19 @@ export interface ReadFile {
   invalidLines: string[];
 }
 
+/**
+ * A field of a file as a refusal may show it, never quoting the file: a short number or a short
+ * plain word as it is, anything else only as what it is ("a text of 262,144 characters").
+ */
+export function excerpt(x: unknown): string {
+  if (typeof x === 'number') return String(x).length <= EXCERPT ? String(x) : 'a long number';
+  if (typeof x === 'string') return x.length <= EXCERPT && /^[A-Za-z0-9._-]+$/.test(x) ? x : `a text of ${x.length.toLocaleString('en-US')} characters`;
+  if (x === null || typeof x === 'boolean') return String(x);
+  if (x === undefined) return 'missing';
+  return Array.isArray(x) ? 'a list' : `a ${typeof x}`;
+}
+const EXCERPT = 12;
+
 const isObject = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
 const time = (x: unknown) => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
 const RECORD_FIELDS = new Set(['name', 'kind', 'source', 'placeholder', 'value', 'createdAt', 'updatedAt', 'removedAt', 'expiresAt', 'provider', 'account']);
@@ -89,9 +102,14 @@ export function readBackup(plaintext: string): ReadFile {
     throw new BackupError("That age file decrypted, but it isn't a slicc-vault backup. Nothing was restored.");
   }
   if (data.v !== BACKUP_VERSION) {
-    throw new BackupError(`That backup is format version ${JSON.stringify(data.v)}; this vault reads version ${BACKUP_VERSION}. Nothing was restored.`);
+    throw new BackupError(`That backup is format version ${excerpt(data.v)}; this vault reads version ${BACKUP_VERSION}. Nothing was restored.`);
   }
-  if (typeof data.namespace !== 'string' || !/^https?:\/\/[^\s/]+$/.test(data.namespace) || !Array.isArray(data.records)) {
+  if (
+    typeof data.namespace !== 'string' ||
+    data.namespace.length > MAX_ORIGIN ||
+    !/^https?:\/\/[^\s/]+$/.test(data.namespace) ||
+    !Array.isArray(data.records)
+  ) {
     throw new BackupError('That backup is incomplete: it has no namespace or no list of records. Nothing was restored.');
   }
   if (data.records.length > MAX_RECORDS) {
@@ -99,11 +117,12 @@ export function readBackup(plaintext: string): ReadFile {
   }
   const seen = new Set<string>();
   const records = data.records.map((raw, i): Incoming => {
-    const name = isObject(raw) && typeof raw.name === 'string' && raw.name.length <= 128 ? raw.name : `record ${i + 1}`;
+    // A name is shown only when it reads as one (the preview names records); otherwise by its place.
+    const name = isObject(raw) && typeof raw.name === 'string' && RECORD_NAME.test(raw.name) ? raw.name : `record ${i + 1}`;
     try {
       if (!isObject(raw)) throw new Error('it is not an object');
       const extra = Object.keys(raw).find((k) => !RECORD_FIELDS.has(k));
-      if (extra) throw new Error(`it has an unknown field ${extra.slice(0, 40)}`);
+      if (extra) throw new Error(`it has an unknown field ${excerpt(extra)}`);
       if (typeof raw.kind !== 'string' || !(RECORD_KINDS as string[]).includes(raw.kind)) throw new Error(`kind must be one of ${RECORD_KINDS.join(', ')}`);
       const kind = raw.kind as RecordKind;
       ruleOf(() => checkName(raw.name, kind));

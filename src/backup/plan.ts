@@ -6,7 +6,11 @@ import type { ImportWrite, StoredRecord } from '../store/index.ts';
 import { newPlaceholder } from '../validate.ts';
 import type { Incoming, ReadFile } from './format.ts';
 
-export type PreviewStatus = 'new' | 'replaces' | 'unchanged' | 'invalid';
+/**
+ * What restoring does to a name: `new` here; `replaces` the live value here; `restores` brings back a
+ * record removed here whose copy in the file is live (the same value or not); `unchanged`; `invalid`.
+ */
+export type PreviewStatus = 'new' | 'replaces' | 'restores' | 'unchanged' | 'invalid';
 
 /** One line of the preview: a name, what restoring does to it, never a value. */
 export interface PreviewItem {
@@ -36,7 +40,10 @@ export interface RestorePlan {
   /** For the audit: records (and invalid lines) in the file, and how many are skipped. */
   count: number;
   added: number;
+  /** Records written over one here: `replaces` and `restores` (the audit's `replaced`). */
   replaced: number;
+  /** Of `replaced`, the records brought back from removed. */
+  broughtBack: number;
   skipped: number;
 }
 
@@ -77,9 +84,10 @@ export function planRestore(file: ReadFile, current: Current, fresh: () => strin
         items.push({ name, kind, status: 'unchanged', removed, placeholder: here.placeholder, reason: 'removed in the backup; kept as it is here' });
         continue;
       }
+      const back = here.removedAt !== undefined;
       const same =
+        !back &&
         current.values.get(name) === incoming.value &&
-        here.removedAt === undefined &&
         here.provider === incoming.provider &&
         here.account === incoming.account &&
         here.expiresAt === incoming.expiresAt;
@@ -90,7 +98,7 @@ export function planRestore(file: ReadFile, current: Current, fresh: () => strin
       items.push({
         name,
         kind,
-        status: 'replaces',
+        status: back ? 'restores' : 'replaces',
         placeholder: here.placeholder,
         ...(incoming.placeholder && incoming.placeholder !== here.placeholder && { placeholderWas: incoming.placeholder }),
       });
@@ -114,7 +122,8 @@ export function planRestore(file: ReadFile, current: Current, fresh: () => strin
     writes.push(writeOf(incoming, kind, placeholder));
   }
   const added = items.filter((i) => i.status === 'new').length;
-  const replaced = items.filter((i) => i.status === 'replaces').length;
+  const broughtBack = items.filter((i) => i.status === 'restores').length;
+  const replaced = items.filter((i) => i.status === 'replaces').length + broughtBack;
   const count = file.records.length + file.invalidLines.length;
   return {
     source: file.source,
@@ -125,6 +134,7 @@ export function planRestore(file: ReadFile, current: Current, fresh: () => strin
     count,
     added,
     replaced,
+    broughtBack,
     skipped: count - added - replaced,
   };
 }

@@ -6,10 +6,9 @@
 import type { BackupRequestKind } from '../contract.ts';
 import { MIN_BACKUP_PASSPHRASE } from '../limits.ts';
 import { type HeldKey, Records, Requests, type StoredRequest, type VaultDb, announce, decryptValue, stateAt } from '../store/index.ts';
-import { SCRYPT_WORK_FACTOR, checkFileSize, fileKind } from './age.ts';
+import { SCRYPT_WORK_FACTOR, checkFileSize, isAgeHead } from './age.ts';
 import { AgeClient } from './age-client.ts';
-import { readDotenv } from './dotenv.ts';
-import { BackupError, type ReadFile, backupFileName, backupJson, readBackup } from './format.ts';
+import { BackupError, type ReadFile, backupFileName, backupJson } from './format.ts';
 import { type RestorePlan, planRestore } from './plan.ts';
 
 /** What the service works with: the popup's namespace, its database, and its hold on the key (a KeyRing). */
@@ -32,12 +31,15 @@ export interface MadeBackup {
   count: number;
 }
 
-/** Says what is happening before heavy work starts (the popup draws it), once the checks have passed. */
-export type Say = (working: string) => Promise<void>;
+/**
+ * Says what is happening before heavy work starts (the popup draws it), once the checks have passed.
+ * `holds`: the work runs on this thread (no worker could start), so the browser needs a moment to draw first.
+ */
+export type Say = (working: string, holds?: boolean) => Promise<void>;
 const quiet: Say = async () => undefined;
 
 /** A chosen file read: an age file needs its passphrase first; anything else is planned at once. */
-export type ChosenFile = { kind: 'age'; bytes: Uint8Array } | { kind: 'plan'; plan: RestorePlan };
+export type ChosenFile = { kind: 'age'; file: Blob } | { kind: 'plan'; plan: RestorePlan };
 
 export class BackupService {
   private readonly records: Records;
@@ -63,6 +65,16 @@ export class BackupService {
     this.age.close();
   }
 
+  /** Whether a job the person can stop (encrypting, reading or decrypting a file) is under way. */
+  get stoppable(): boolean {
+    return this.age.busy;
+  }
+
+  /** Stops the job under way: its worker ends, its promise rejects with Abandoned, nothing is written. */
+  stop() {
+    this.age.abandon();
+  }
+
   /** The page's pending `backup` and `restore` requests of this namespace, oldest first. */
   async pending(): Promise<StoredRequest[]> {
     const now = this.now();
@@ -79,29 +91,46 @@ export class BackupService {
   async backUp(passphrase: string, again: string, say: Say = quiet): Promise<MadeBackup> {
     checkBackupPassphrase(passphrase, again);
     const key = this.key();
-    await say('Encrypting the backup… this takes a few seconds.');
+    const going = this.age.ticket();
+    await say('Encrypting the backup… this takes a few seconds.', !this.age.offThread);
     const all = await this.records.all(this.namespace);
     const withValues = await Promise.all(all.map(async (r) => ({ ...r, value: await decryptValue(key, r) })));
     const at = this.now();
+    going();
     const file = await this.age.encrypt(backupJson(this.namespace, at, withValues), passphrase, this.options.workFactor ?? SCRYPT_WORK_FACTOR);
+    going();
     const request = await this.pendingId('backup');
     await this.records.exported(this.namespace, all.length, request);
     announce(this.namespace, ['audit', 'status']);
     return { file, name: backupFileName(this.namespace, new Date(at)), count: all.length };
   }
 
-  /** A chosen file: too big is refused before it is read; an age file waits for its passphrase. */
-  async choose(file: Blob): Promise<ChosenFile> {
+  /**
+   * A chosen file: too big is refused before it is read; an age file (told by its first bytes)
+   * waits for its passphrase; a `.env` file is read and checked in the worker, then planned.
+   */
+  async choose(file: Blob, say: Say = quiet): Promise<ChosenFile> {
     checkFileSize(file.size);
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    if (fileKind(bytes) === 'age') return { kind: 'age', bytes };
-    return { kind: 'plan', plan: await this.plan(readDotenv(new TextDecoder().decode(bytes))) };
+    if (isAgeHead(new Uint8Array(await file.slice(0, 64).arrayBuffer()))) return { kind: 'age', file };
+    const going = this.age.ticket();
+    await say('Reading the file…', !this.age.offThread);
+    going();
+    const read = await this.age.readDotenv(file);
+    const plan = await this.plan(read);
+    going();
+    return { kind: 'plan', plan };
   }
 
-  /** An age file decrypted with its passphrase and checked, as a plan. */
-  async decrypt(bytes: Uint8Array, passphrase: string, say: Say = quiet): Promise<RestorePlan> {
-    await say('Decrypting the backup… this takes a few seconds.');
-    return this.plan(readBackup(await this.age.decrypt(bytes, passphrase)));
+  /** An age file decrypted with its passphrase and checked in the worker, as a plan. */
+  async decrypt(file: Blob, passphrase: string, say: Say = quiet): Promise<RestorePlan> {
+    const going = this.age.ticket();
+    await say('Decrypting the backup… this takes a few seconds.', !this.age.offThread);
+    going();
+    const read = await this.age.readBackup(file, passphrase);
+    const plan = await this.plan(read);
+    // Stopped (Cancel, Lock now) while the plan was made: nothing of it reaches the screen.
+    going();
+    return plan;
   }
 
   /** Writes a plan in one transaction, ending the page's `restore` request; a `placeholders` event follows. */

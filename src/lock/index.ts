@@ -11,6 +11,7 @@ export {
   type NamespaceSource,
   availabilityOf,
 } from './availability.ts';
+export { POPUP_CHANNEL, PopupBeacon, type PopupMessage, PopupWatch } from './popup-presence.ts';
 export { KEY_CHANNEL, type KeyMessage, KeyRing, type KeyRingOptions } from './keyring.ts';
 export { Lock, LockError, type LockFailure, type LockOptions, type Proof, checkPassphrase, delayAfter, passkeyKey, passphraseKey, wipe } from './lock.ts';
 export {

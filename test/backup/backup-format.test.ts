@@ -161,6 +161,27 @@ describe('a bad file says so in plain words', () => {
     expect(await failure(() => readBackup(backup({ v: 2 })))).to.equal('That backup is format version 2; this vault reads version 1. Nothing was restored.');
   });
 
+  it('an unsupported v of 256 KiB is named by what it is, never quoted back', async () => {
+    const said = await failure(() => readBackup(backup({ v: `v${'9'.repeat(256 * 1024)}` })));
+    expect(said).to.equal('That backup is format version a text of 262,145 characters; this vault reads version 1. Nothing was restored.');
+    for (const v of [{ nested: 'x' }, ['x'], null, 1234567890123456]) {
+      expect(await failure(() => readBackup(backup({ v })))).to.have.length.below(120);
+    }
+  });
+
+  it('a field of a refused file shows at most a short plain word of it: an unknown field, a long namespace, an odd name', () => {
+    const long = `x${'y'.repeat(100_000)}`;
+    const read = readBackup(
+      backup({}, [{ name: 'GH_TOKEN', kind: 'secret', source: 's', placeholder: P(1), value: 'long enough value', createdAt: 1, updatedAt: 1, [long]: 1 }]),
+    );
+    expect(read.records[0]!.problem).to.equal('it has an unknown field a text of 100,001 characters');
+    const odd = readBackup(
+      backup({}, [{ name: 'sk live 0123 value?', kind: 'secret', source: 's', placeholder: P(1), value: 'v', createdAt: 1, updatedAt: 1 }]),
+    );
+    expect(odd.records[0]!.name).to.equal('record 1');
+    expect(() => readBackup(backup({ namespace: `https://${'a'.repeat(100_000)}` }))).to.throw(BackupError, /no namespace/);
+  });
+
   it('records that break the record rules are invalid, each with its reason and never its value', () => {
     const read = readBackup(
       backup({}, [
@@ -235,6 +256,34 @@ describe('a .env file', () => {
     expect(JSON.stringify(read.invalidLines)).not.to.match(/never closed|again-a-value|some-long-value/);
   });
 
+  it('refuses a line with a 24 MiB value by its length, as fast as the engine finds its closing quote', () => {
+    const huge = 'v'.repeat(24 * 1024 * 1024);
+    for (const [label, line] of [
+      ['double-quoted', `BIG="${huge}"`],
+      ['single-quoted', `BIG='${huge}'`],
+      ['bare', `BIG=${huge}`],
+    ] as const) {
+      const text = `SMALL=small-value-1\n${line}\nAFTER=after-value-1\n`;
+      // The baseline: the engine's own passes over the same text that any reader makes (line breaks, the quote).
+      let start = performance.now();
+      text.split('\n').map((l) => l.indexOf('"', 5) + l.indexOf("'", 5));
+      const bare = performance.now() - start;
+      start = performance.now();
+      const read = readDotenv(text);
+      const took = performance.now() - start;
+      expect(read.records.map((r) => [r.name, r.value ?? r.problem])).to.deep.equal([
+        ['SMALL', 'small-value-1'],
+        ['BIG', "line 2: values longer than 65536 bytes aren't accepted"],
+        ['AFTER', 'after-value-1'],
+      ]);
+      expect(took - bare, `${label}: ${took.toFixed(1)} ms, the engine's passes ${bare.toFixed(1)} ms`).to.be.below(50);
+    }
+  });
+
+  it('refuses a file of more than 40,000 lines before it cuts it into lines', async () => {
+    expect(await failure(() => readDotenv('\n'.repeat(5_000_000)))).to.equal('That .env file has more than 40000 lines. Nothing was restored.');
+  });
+
   it('is told from an age file by its first bytes', () => {
     expect(fileKind(enc.encode('A_TOKEN=abcdefghij\n'))).to.equal('dotenv');
     expect(fileKind(enc.encode('age-encryption.org/v1\n-> scrypt'))).to.equal('age');
@@ -287,11 +336,11 @@ describe('the restore plan', () => {
       { name: 'TAKEN', kind: 'secret', status: 'new', placeholder: P(1000), placeholderWas: P(99) },
       { name: 'SAME', kind: 'secret', status: 'unchanged', placeholder: P(50) },
       { name: 'ROTATED', kind: 'secret', status: 'replaces', placeholder: P(51), placeholderWas: P(7) },
-      { name: 'GONE', kind: 'secret', status: 'replaces', placeholder: P(52) },
+      { name: 'GONE', kind: 'secret', status: 'restores', placeholder: P(52) },
       { name: 'OLD', kind: 'secret', status: 'new', placeholder: P(8), removed: true },
       { name: 'SAME_PH', kind: 'secret', status: 'new', placeholder: P(1001), placeholderWas: P(1) },
     ]);
-    expect([plan.count, plan.added, plan.replaced, plan.skipped]).to.deep.equal([7, 4, 2, 1]);
+    expect([plan.count, plan.added, plan.replaced, plan.broughtBack, plan.skipped]).to.deep.equal([7, 4, 2, 1, 1]);
     expect(plan.writes.map((w) => [w.name, w.placeholder, w.replaces !== undefined, w.removedAt ?? null])).to.deep.equal([
       ['FREE', P(1), false, null],
       ['TAKEN', P(1000), false, null],
@@ -301,6 +350,33 @@ describe('the restore plan', () => {
       ['SAME_PH', P(1001), false, null],
     ]);
     expect(JSON.stringify(plan.items)).not.to.match(/value/i);
+  });
+
+  it('brings back a record removed here whose copy in the file is live, whether its value is the same or not', () => {
+    const plan = planRestore(
+      file([
+        { name: 'SAME_VALUE', placeholder: P(1), value: 'the-same-value' },
+        { name: 'OTHER_VALUE', placeholder: P(2), value: 'another-value' },
+      ]),
+      {
+        namespace: 'https://old.sliccy.ai',
+        records: [record({ name: 'SAME_VALUE', placeholder: P(70), removedAt: 9 }), record({ name: 'OTHER_VALUE', placeholder: P(71), removedAt: 9 })],
+        values: new Map([
+          ['SAME_VALUE', 'the-same-value'],
+          ['OTHER_VALUE', 'the-old-value'],
+        ]),
+        taken: new Set([P(70), P(71)]),
+      },
+    );
+    expect(plan.items.map((i) => [i.name, i.status])).to.deep.equal([
+      ['SAME_VALUE', 'restores'],
+      ['OTHER_VALUE', 'restores'],
+    ]);
+    expect(plan.writes.map((w) => [w.name, w.replaces !== undefined, w.removedAt ?? null])).to.deep.equal([
+      ['SAME_VALUE', true, null],
+      ['OTHER_VALUE', true, null],
+    ]);
+    expect([plan.added, plan.replaced, plan.broughtBack, plan.skipped]).to.deep.equal([0, 2, 2, 0]);
   });
 
   it('never replaces a record of another kind, nor a record here with one removed in the backup', () => {

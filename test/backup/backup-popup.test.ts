@@ -89,6 +89,8 @@ describe('backups and restores in the popup (Chromium only)', function () {
     const file = await backUp();
     expect(file.name).to.equal(`slicc-vault-${location.host.replace(':', '-')}-${day(new Date())}.age`);
     expect(file.text.startsWith('-----BEGIN AGE ENCRYPTED FILE-----')).to.equal(true);
+    // The popup says what it did, naming the file the browser downloaded.
+    expect(await popup.text()).to.contain(`Backed up 3 records to ${file.name}.`);
     for (const value of Object.values(values)) expect(file.text).not.to.contain(value);
 
     const plain = JSON.parse((await executeServerCommand('age', { action: 'decrypt', text: file.text, passphrase: PASS })) as string);
@@ -162,13 +164,14 @@ describe('backups and restores in the popup (Chromium only)', function () {
     const preview = await popup.shows('What restoring does', 60_000);
     expect(preview).to.contain('This backup is of another site, https://old.sliccy.ai.');
     expect(preview).to.match(/GH_TOKEN\s+secret\s+new/);
-    expect(preview).to.match(/bad name\s+—?\s*secret\s+invalid: a secret's name must be an environment variable name/);
+    // A name that doesn't read as one is named by its place in the file, never quoted.
+    expect(preview).to.match(/record 3\s+secret\s+invalid: a secret's name must be an environment variable name/);
     // HERE_TOKEN's placeholder is taken: MOVED_TOKEN gets a fresh one, and the preview says so.
     const moved = /MOVED_TOKEN: (fnox_proxy_[0-9a-f]{24}) becomes (fnox_proxy_[0-9a-f]{24})/.exec(preview.replace(/\s+/g, ' '));
     expect(moved?.[1]).to.equal(here.placeholder);
     const since = page.events.length;
     await popup.click('Restore 2 records');
-    await popup.shows('Restored: 2 added, 0 replaced, 1 skipped.');
+    await popup.shows('Restored from from-age.age: 2 new, 0 replaced, 1 left as they are.');
     const event = await page.until((e) => e.op === 'placeholders', since, 10_000);
     expect(event.placeholders).to.deep.equal(['fnox_proxy_00000000000000000000aaaa', here.placeholder, moved![2]].sort());
     const secrets = (await listed(page)).secrets;
@@ -204,7 +207,7 @@ describe('backups and restores in the popup (Chromium only)', function () {
     await popup.shows('What restoring does', 60_000);
     const since = page.events.length;
     await popup.click('Restore 2 records');
-    await popup.shows('Restored: 2 added, 0 replaced, 0 skipped.');
+    await popup.shows(`Restored from ${file.name}: 2 new, 0 replaced, 0 left as they are.`);
     // The page's document answers from memory: it lists the popup's restore once its notice came.
     await page.until((e) => e.op === 'placeholders' && e.placeholders.length === 2, since, 10_000);
     expect((await listed(page)).secrets.map((s: any) => [s.name, s.kind, s.placeholder])).to.deep.equal(before);
@@ -228,7 +231,7 @@ describe('backups and restores in the popup (Chromium only)', function () {
     expect(preview).to.match(/SHORT\s+secret\s+invalid: line 4: values shorter than 8 bytes/);
     const since = page.events.length;
     await popup.click('Restore 1 record');
-    await popup.shows('Restored: 1 added, 0 replaced, 2 skipped.');
+    await popup.shows('Restored from app.env: 1 new, 0 replaced, 2 left as they are.');
     await page.until((e) => e.op === 'placeholders' && e.placeholders.length === 1, since, 10_000);
     const [secret] = (await listed(page)).secrets;
     expect(secret).to.include({ name: 'API_KEY', kind: 'secret', source: 'import:dotenv' });
@@ -273,5 +276,151 @@ describe('backups and restores in the popup (Chromium only)', function () {
     }
     expect(await listed(page)).to.deep.equal(listBefore);
     expect((await page.request('audit')).audit).to.deep.equal(auditBefore);
+  });
+});
+
+/** The popup opened by a real click, without the download plumbing (CDP): in both engines. */
+async function openPlainPopup() {
+  const button = await embedButton();
+  await button.until('ready');
+  await clickButton(button);
+  await popup.wait();
+  await popup.shows('Backups', 30_000);
+  return button;
+}
+
+/** Evaluates in the popup. */
+const inPopup = (expression: string) => executeServerCommand('window', { action: 'evaluate', url: POPUP, expression });
+
+/** A heartbeat in the popup (test/helpers/heartbeat.ts, in its window): started, then its longest wait. */
+const popupBeat = {
+  start: () =>
+    inPopup(`(() => {
+      const heart = new MessageChannel();
+      const beat = { finished: false, last: performance.now(), longest: 0 };
+      heart.port2.onmessage = () => {
+        const now = performance.now();
+        beat.longest = Math.max(beat.longest, now - beat.last);
+        beat.last = now;
+        if (!beat.finished) heart.port1.postMessage(null);
+      };
+      heart.port1.postMessage(null);
+      window.__beat = beat;
+      return true;
+    })()`),
+  stop: () => inPopup('(() => { window.__beat.finished = true; return window.__beat.longest; })()') as Promise<number>,
+};
+
+/** A file made in the popup by `make` (an expression), kept there so that building it isn't timed. */
+const makeFile = (make: string, name: string) =>
+  inPopup(`(() => { window.__file = new File([${make}], ${JSON.stringify(name)}); return window.__file.size; })()`);
+/** Drops the file makeFile made on the popup's drop zone, as a person dragging it there would. */
+const dropMade = () =>
+  inPopup(`(() => {
+    const zone = document.querySelector('vault-popup').shadowRoot.querySelector('.drop');
+    const data = new DataTransfer();
+    data.items.add(window.__file);
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    return true;
+  })()`);
+
+/**
+ * An age file whose passphrase stanza asks for age's highest scrypt work factor (20: a 1 GiB scrypt
+ * of 6 to 14 s), made from a quick one by rewriting the stanza: scrypt runs in full before the
+ * passphrase can be found wrong, so it decrypts for seconds, then fails.
+ */
+async function slowAge(): Promise<string> {
+  const binary = armor.decode(await quickAge('{}'));
+  const text = new TextDecoder('latin1').decode(binary);
+  const slow = text.replace(/^(-> scrypt \S+) 10$/m, '$1 20');
+  expect(slow).not.to.equal(text);
+  return armor.encode(Uint8Array.from(slow, (c) => c.charCodeAt(0)));
+}
+
+/** How long a quick age backup takes from its passphrase to its preview, in the popup, in ms. */
+async function quickRestore(): Promise<number> {
+  await popup.click('Restore…');
+  await drop(await quickAge(JSON.stringify({ format: 'slicc-vault-backup', v: 1, namespace: location.origin, exportedAt: 1, records: [] })), 'quick.age');
+  await popup.fill('backup-passphrase', PASS);
+  const start = performance.now();
+  await popup.click('Decrypt and check');
+  await popup.shows('What restoring does', 60_000);
+  const took = performance.now() - start;
+  await popup.click('Cancel');
+  return took;
+}
+
+describe('a file in the popup, read bounded and stoppable', function () {
+  this.timeout(180_000);
+  beforeEach(resetVault);
+
+  it("reads a .env file with a 24 MiB value off the popup's thread: the popup's heartbeat waits no longer than for a small file, and the value is refused by its length", async () => {
+    await welcomed();
+    await openPlainPopup();
+    // The baseline, in the same run: the same restore of a small file.
+    await popup.click('Restore…');
+    await makeFile(JSON.stringify('SMALL_ONE=small-value-1\n'), 'small.env');
+    await popupBeat.start();
+    await dropMade();
+    await popup.shows('What restoring does');
+    const small = await popupBeat.stop();
+    await popup.click('Cancel');
+    await popup.click('Restore…');
+    expect(await makeFile(`'SMALL=small-value-1\\nBIG="' + 'v'.repeat(24 * 1024 * 1024) + '"\\n'`, 'big.env')).to.be.above(24 * 1024 * 1024);
+    await popupBeat.start();
+    await dropMade();
+    const preview = await popup.shows('What restoring does', 60_000);
+    const big = await popupBeat.stop();
+    expect(preview).to.match(/BIG\s+secret\s+invalid: line 2: values longer than 65536 bytes aren't accepted/);
+    expect(big - small, `the popup's longest wait: ${big.toFixed(0)} ms for 24 MiB, ${small.toFixed(0)} ms for a small file`).to.be.below(50);
+  });
+
+  it("Cancel stops a file that decrypts: the worker's job is abandoned, nothing is written, and the popup says so", async () => {
+    const page = await welcomed();
+    await page.request('put', { name: 'KEEP_ME', value: canary('keep') });
+    const listBefore = await listed(page);
+    await openPlainPopup();
+    const quick = await quickRestore();
+    await popup.click('Restore…');
+    await drop(await slowAge(), 'slow.age');
+    await popup.fill('backup-passphrase', PASS);
+    await popup.click('Decrypt and check');
+    await popup.shows('Decrypting the backup');
+    await popup.click('Cancel');
+    await popup.shows('Nothing was restored.');
+    expect(await popup.text()).not.to.contain('Wrong passphrase');
+    // A fresh worker: the next file decrypts at once, not after the abandoned scrypt.
+    const next = await quickRestore();
+    expect(next - quick, `a quick restore took ${next.toFixed(0)} ms after the cancel, ${quick.toFixed(0)} ms before`).to.be.below(3000);
+    expect(await listed(page)).to.deep.equal(listBefore);
+  });
+
+  it('Lock now locks while a file decrypts: the key drops, the decrypt is abandoned, nothing is written', async () => {
+    const page = await welcomed();
+    await page.request('put', { name: 'KEEP_ME', value: canary('keep') });
+    const listBefore = await listed(page);
+    await openPlainPopup();
+    await popup.click('Lock with a passphrase');
+    await popup.fill('new', 'a lock passphrase');
+    await popup.fill('again', 'a lock passphrase');
+    await popup.press('Enter');
+    await popup.shows('Done: from now on the vault opens only with this passphrase', 30_000);
+    await popup.click('Restore…');
+    // An outcome belongs to its screen: the lock's "Done" doesn't stay on the restore screen.
+    expect(await popup.shows('Restore secrets')).not.to.contain('Done: from now on');
+    await drop(await slowAge(), 'slow.age');
+    await popup.fill('backup-passphrase', PASS);
+    await popup.click('Decrypt and check');
+    await popup.shows('Decrypting the backup');
+    const since = page.events.length;
+    await popup.click('Lock now');
+    await popup.shows('The vault is locked');
+    await page.until((e) => e.op === 'status' && e.status.locked, since, 10_000);
+    await popup.fill('current', 'a lock passphrase');
+    await popup.press('Enter');
+    const after = await popup.shows('The vault is unlocked', 30_000);
+    expect(after).not.to.contain('Decrypting');
+    expect(after).not.to.contain('Wrong passphrase');
+    expect(await listed(page)).to.deep.equal(listBefore);
   });
 });

@@ -20,6 +20,7 @@ const PREVIEW: BackupState['preview'] = {
     { name: 'anthropic', kind: 'model', status: 'replaces', placeholder: P(3) },
     { name: 'SLACK_TOKEN', kind: 'secret', status: 'unchanged', placeholder: P(4) },
     { name: 'OLD_TOKEN', kind: 'secret', status: 'new', placeholder: P(5), removed: true },
+    { name: 'CI_TOKEN', kind: 'secret', status: 'restores', placeholder: P(6) },
     {
       name: 'bad-name',
       kind: 'secret',
@@ -30,6 +31,7 @@ const PREVIEW: BackupState['preview'] = {
   invalidLines: [],
   added: 3,
   replaced: 1,
+  broughtBack: 1,
   skipped: 2,
 };
 const CASES: { name: string; backup: Partial<BackupState> }[] = [
@@ -39,7 +41,7 @@ const CASES: { name: string; backup: Partial<BackupState> }[] = [
     name: 'backup-too-short',
     backup: { task: 'backup', outcome: { kind: 'error', text: 'A backup passphrase needs at least 12 characters. Nothing was saved.' } },
   },
-  { name: 'backup-working', backup: { task: 'backup', busy: true, working: 'Encrypting the backup… this takes a few seconds.' } },
+  { name: 'backup-working', backup: { task: 'backup', busy: true, stoppable: true, working: 'Encrypting the backup… this takes a few seconds.' } },
   {
     name: 'backed-up',
     backup: {
@@ -75,11 +77,16 @@ const CASES: { name: string; backup: Partial<BackupState> }[] = [
         invalidLines: ['line 3: not NAME=value'],
         added: 1,
         replaced: 0,
+        broughtBack: 0,
         skipped: 1,
       },
     },
   },
-  { name: 'restored', backup: { outcome: { kind: 'success', text: 'Restored: 3 added, 1 replaced, 2 skipped.' } } },
+  {
+    name: 'restore-decrypting',
+    backup: { task: 'restore-passphrase', fileName: 'backup.age', busy: true, stoppable: true, working: 'Decrypting the backup… this takes a few seconds.' },
+  },
+  { name: 'restored', backup: { outcome: { kind: 'success', text: 'Restored from backup.age: 3 new, 1 replaced, 1 brought back, 2 left as they are.' } } },
 ];
 
 function models(backup: Partial<BackupState>, theme: 'light' | 'dark', screen: PopupState['screen'] = 'unlocked') {
@@ -108,7 +115,18 @@ function models(backup: Partial<BackupState>, theme: 'light' | 'dark', screen: P
     touch: () => undefined,
   };
   const model: BackupModel = {
-    state: { task: null, busy: false, working: null, outcome: null, pending: [], available: true, preview: null, fileName: null, ...backup },
+    state: {
+      task: null,
+      busy: false,
+      stoppable: false,
+      working: null,
+      outcome: null,
+      pending: [],
+      available: true,
+      preview: null,
+      fileName: null,
+      ...backup,
+    },
     open: (task) => void asked.push(['open', task]),
     cancel: record('cancel'),
     backUp: record('backUp'),
@@ -183,6 +201,24 @@ describe('the backup and restore screens', () => {
     expect(asked.map(([intent, file]) => [intent, (file as File).name])).to.deep.equal([['choose', 'app.env']]);
   });
 
+  it('keeps Cancel and Lock now pressable while a file decrypts, and every other button waits', async () => {
+    const { root, asked } = await render({
+      task: 'restore-passphrase',
+      fileName: 'backup.age',
+      busy: true,
+      stoppable: true,
+      working: 'Decrypting the backup… this takes a few seconds.',
+    });
+    const buttons = [...root.querySelectorAll('button')].map((b) => [b.textContent!.trim(), b.disabled]);
+    expect(buttons).to.deep.equal([
+      ['Decrypt and check', true],
+      ['Cancel', false],
+      ['Lock now', false],
+    ]);
+    for (const b of root.querySelectorAll('button')) if (!b.disabled) b.click();
+    expect(asked).to.deep.equal([['cancel'], ['lockNow']]);
+  });
+
   it('previews names, kinds and placeholders to change, and never a value field', async () => {
     const { root, asked } = await render({ task: 'restore-preview', preview: PREVIEW });
     const rows = [...root.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim()));
@@ -192,12 +228,13 @@ describe('the backup and restore screens', () => {
       ['anthropic', 'model', 'replaces the value here'],
       ['SLACK_TOKEN', 'secret', 'unchanged'],
       ['OLD_TOKEN', 'secret', 'new (removed, as in the backup)'],
+      ['CI_TOKEN', 'secret', 'brings back (removed here)'],
       ['bad-name', 'secret', "invalid: a secret's name must be an environment variable name: a letter or _, then letters, digits or _"],
     ]);
     const text = root.querySelector('main')!.textContent!.replace(/\s+/g, ' ');
     expect(text).to.contain(`NPM_TOKEN: ${P(2)} becomes ${P(900)}`);
     expect(text).to.contain('This backup is of another site, https://old.sliccy.ai.');
-    [...root.querySelectorAll('button')].find((b) => b.textContent!.trim() === 'Restore 4 records')!.click();
+    [...root.querySelectorAll('button')].find((b) => b.textContent!.trim() === 'Restore 5 records')!.click();
     expect(asked).to.deep.equal([['confirm']]);
   });
 });

@@ -79,11 +79,35 @@ test('adds a secret in Settings › Secrets; the page never shows the value', as
   const old = page.locator('demo-secrets tr[data-secret=OLD_TOKEN]');
   await old.getByText('Remove').click();
   await old.locator('.badge.removed').waitFor();
+  const outcome = page.locator('demo-secrets [data-testid=outcome]');
+  await outcome.getByText('OLD_TOKEN removed; it can be restored for 30 days.').waitFor();
   await old.getByText('Restore').click();
   await old.locator('.badge.inert').waitFor();
+  await outcome.getByText('OLD_TOKEN restored (inert).').waitFor();
   await old.getByText('Remove').click();
   await old.locator('.badge.removed').waitFor();
   await page.locator('demo-audit tr[data-type=restore]').waitFor();
+  // Brought back elsewhere (root seals it anew through /dev/sealed): the removal notice goes with it.
+  await outcome.getByText('OLD_TOKEN removed; it can be restored for 30 days.').waitFor();
+  await tab('sealed');
+  await page.fill('demo-sealed [aria-label="stamp uid"]', '0');
+  await page.fill('demo-sealed [aria-label="request JSON"]', JSON.stringify({ op: 'seal', name: 'OLD_TOKEN', value: `old_${randomUUID()}` }));
+  await page.click('demo-sealed button:has-text("Send")');
+  await page.locator('demo-sealed [data-testid=sealed-reply]').first().getByText('inert').waitFor();
+  await page.fill('demo-sealed [aria-label="stamp uid"]', '1000');
+  await tab('secrets');
+  await old.locator('.badge.inert').waitFor();
+  assert.equal(await outcome.count(), 0, 'no notice says OLD_TOKEN is removed once it is back');
+  await old.getByText('Remove').click();
+  await old.locator('.badge.removed').waitFor();
+
+  // An error in plain words, the vault's code only in the tooltip.
+  await page.fill('demo-secrets input[name=name]', 'SHORT_ONE');
+  await page.fill('demo-secrets input[name=value]', 'x');
+  await page.click('demo-secrets button[type=submit]');
+  await outcome.getByText("Values shorter than 8 bytes can't be protected from the model.").waitFor();
+  assert.equal(await outcome.getAttribute('title'), "the vault's code: EINVAL");
+  assert.doesNotMatch(await outcome.innerText(), /EINVAL/);
 });
 
 test('attests a policy: a file the kernel reports wrong is not trusted, the right one activates the secret', async () => {
@@ -112,7 +136,8 @@ test('attests a policy: a file the kernel reports wrong is not trusted, the righ
   await shot(page, 'policy-accepted');
   await tab('secrets');
   await page.locator('demo-secrets tr[data-secret=GH_TOKEN] .badge.active').waitFor();
-  await saved.getByText(`GH_TOKEN saved as ${placeholder} (active).`).waitFor();
+  // The line said inert when it was saved: it says the change, never silently "(active)".
+  await saved.getByText(`GH_TOKEN saved as ${placeholder} (inert); active now: the policy names it.`).waitFor();
 });
 
 test('forwards a request: the head comes back injected, and the echo comes back scrubbed', async () => {
@@ -160,12 +185,17 @@ test('relays /dev/sealed requests with the chosen stamp; a value request is answ
   await reply.waitFor();
   assert.deepEqual(JSON.parse(await reply.innerText()).verdict, 'inject');
 
+  // The header keeps its layout when a request starts to wait: the badge's place is kept.
+  const where = () => page.locator('demo-lock-button').boundingBox();
+  const before = await where();
   await page.fill(
     'demo-sealed [aria-label="request JSON"]',
     JSON.stringify({ op: 'request', kind: 'value', name: 'NPM_TOKEN', prompt: 'npm publish needs a token' }),
   );
   await page.click('demo-sealed button:has-text("Send")');
   await page.locator('demo-sealed [data-testid=sealed-reply]').first().getByText('pending').waitFor();
+  await page.locator('demo-status [data-testid=waiting][aria-hidden=false]').getByText('1 waiting').waitFor();
+  assert.deepEqual(await where(), before, 'the lock button stays where it was');
   const { id } = JSON.parse(await page.locator('demo-sealed [data-testid=sealed-reply]').first().innerText());
   await shot(page, 'sealed');
 
@@ -320,7 +350,7 @@ test("the agent's credentials: placeholders only, a model key filled in for its 
   await page.locator('demo-audit').getByText('anthropic-key sent to model provider anthropic').first().waitFor();
 });
 
-test('locks with a passphrase in the popup, stays locked over a reload, and unlocks from the button', async () => {
+test('the lock button shows the real state after a click, never blocked, and opens one popup; locks with a passphrase in it, stays locked over a reload, and unlocks from the button', async () => {
   try {
     await lockReloadUnlock();
   } catch (error) {
@@ -334,6 +364,14 @@ async function lockReloadUnlock() {
   const button = page.frameLocator('demo-lock-button iframe').locator('button');
   await page.locator('demo-status [data-testid=availability]').getByText('ready').waitFor();
   const [popup] = await Promise.all([context.waitForEvent('page'), button.click()]);
+  // The demo is cross-origin isolated, as bios is: window.open gave the button no window, yet it
+  // shows the vault's state once the popup has said it is up, never "blocked".
+  await page.frameLocator('demo-lock-button iframe').locator('button[data-popup=open]').waitFor();
+  assert.equal(await button.getAttribute('aria-label'), 'SLICC vault: unlocked. Open the lock');
+  assert.equal(await page.locator('demo-status [data-testid=availability]').innerText(), 'ready');
+  await button.click();
+  await page.frameLocator('demo-lock-button iframe').locator('button[data-forwarded="1"]').waitFor();
+  assert.equal(context.pages().filter((p) => p.url().includes('/popup.html')).length, 1, 'a second click opens no second popup');
   await popup.getByText('Lock with a passphrase').click();
   await popup.fill('#new', PASSPHRASE);
   await popup.fill('#again', PASSPHRASE);

@@ -162,9 +162,10 @@ test("the frame bundle's j-toml, started at its first parse, reads and refuses T
   }
 });
 
-test('npm pack ships the contract types and nothing else', () => {
+test('npm pack ships the contract types and nothing else but the license', () => {
   const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8' }))[0];
-  assert.deepEqual(packed.files.map((f) => f.path).sort(), ['README.md', 'dist/types/contract.d.ts', 'package.json']);
+  // npm adds LICENSE, README.md and package.json to every package.
+  assert.deepEqual(packed.files.map((f) => f.path).sort(), ['LICENSE', 'README.md', 'dist/types/contract.d.ts', 'package.json']);
   const types = readFileSync(join(root, 'dist/types/contract.d.ts'), 'utf8');
   assert.match(types, /export type Op =/);
   assert.doesNotMatch(types, /^import /m, 'the types stand alone');

@@ -48,10 +48,10 @@ function groupAlive(pgid) {
   }
 }
 
-/** Whether something listens on 127.0.0.1:`port`: a connection is accepted, or refused. */
-const answers = (port) =>
+/** Whether something listens on `host`:`port` (127.0.0.1 by default): a connection is accepted, or refused. */
+const answers = (port, host = '127.0.0.1') =>
   new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port });
+    const socket = connect({ host, port });
     socket.on('connect', () => {
       socket.destroy();
       resolve(true);
@@ -146,10 +146,12 @@ test("the README's embedding example, served at a third origin named in EMBEDDER
   assert.equal(await answers(started.demoPort), false, 'the demo server is gone');
 });
 
-test('SIGINT sent to npm start (what Ctrl-C sends) stops both servers and every process it started', async () => {
+test('npm start listens on 127.0.0.1 only; SIGINT sent to it (what Ctrl-C sends) stops both servers and every process it started', async () => {
   const started = await npmStart();
   assert.equal(await answers(started.vaultPort), true);
   assert.equal(await answers(started.demoPort), true);
+  assert.equal(await answers(started.vaultPort, '::1'), false, 'the vault answers on no other address, not even [::1]');
+  assert.equal(await answers(started.demoPort, '::1'), false, 'the demo answers on no other address, not even [::1]');
   const exit = await started.stop('SIGINT');
   assert.equal(exit.code ?? exit.signal, 130, 'npm start ends as SIGINT says');
   assert.equal(await answers(started.vaultPort), false, 'the vault server is gone');

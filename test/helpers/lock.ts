@@ -55,8 +55,55 @@ export async function embedButton(options: { sandbox?: string; theme?: string; s
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
   for (const undo of cleanups.splice(0)) undo();
-  await executeServerCommand('window', { action: 'close', url: POPUP });
+  // One command for both kinds of window, and the embedder's only after a test opened one.
+  await executeServerCommand('window', { action: 'close', url: POPUP, ...(isolatedOpened && { also: ISOLATED }) });
+  isolatedOpened = false;
 });
+let isolatedOpened = false;
+
+const ISOLATED = '/test/fixtures/isolated-embedder.html';
+
+/** The lock button as bios embeds it: in a top-level page of this origin that is cross-origin isolated. */
+export interface IsolatedButton {
+  /** Whether the embedder page is cross-origin isolated (COOP same-origin, COEP require-corp). */
+  isolated(): Promise<boolean>;
+  /** What the button told the embedder, in order. */
+  said(): Promise<string[]>;
+  /** The button's accessible name and data attributes, read in its frame. */
+  look(): Promise<{ label: string; state: string; popup: string; forwarded: string }>;
+  /** Waits until the button's look passes `test`. */
+  until(test: (look: Awaited<ReturnType<IsolatedButton['look']>>) => boolean, what: string, ms?: number): Promise<void>;
+  /** A real mouse click on the button. */
+  click(): Promise<unknown>;
+}
+
+export async function embedIsolated(options: { sandbox?: string } = {}): Promise<IsolatedButton> {
+  const params = new URLSearchParams({ vault: origins.vault, ...(options.sandbox !== undefined && { sandbox: options.sandbox }) });
+  isolatedOpened = true;
+  await executeServerCommand('window', { action: 'goto', href: `${location.origin}${ISOLATED}?${params}` });
+  const evaluate = (expression: string, frame?: string) =>
+    executeServerCommand('window', { action: 'evaluate', url: ISOLATED, expression, ...(frame && { frame }) });
+  const button: IsolatedButton = {
+    isolated: () => evaluate('crossOriginIsolated') as Promise<boolean>,
+    said: () => evaluate('window.said ?? []') as Promise<string[]>,
+    look: () =>
+      evaluate(
+        "(() => { const b = document.querySelector('vault-button')?.shadowRoot?.querySelector('button'); return b ? { label: b.getAttribute('aria-label'), ...b.dataset } : { label: '', state: '', popup: '', forwarded: '' }; })()",
+        '/button.html',
+      ) as ReturnType<IsolatedButton['look']>,
+    async until(test, what, ms = 15000) {
+      const end = Date.now() + ms;
+      for (;;) {
+        const look = await button.look();
+        if (test(look)) return;
+        if (Date.now() > end) throw new Error(`the button looks ${JSON.stringify(look)}, not ${what}, within ${ms} ms`);
+        await wait(30);
+      }
+    },
+    click: () => executeServerCommand('window', { action: 'click-frame', url: ISOLATED, frame: '/button.html' }),
+  };
+  return button;
+}
 
 /** A real mouse click in the middle of the button's iframe. */
 export async function clickButton(button: EmbeddedButton) {
@@ -70,6 +117,8 @@ const popupCommand = (action: string, fields: Record<string, unknown> = {}) => e
 export const popup = {
   wait: () => popupCommand('wait'),
   isOpen: async () => (await popupCommand('open')) !== '',
+  /** How many lock popups are open. */
+  count: () => popupCommand('count') as Promise<number>,
   closed: (ms = 3000) => popupCommand('closed', { ms }) as Promise<boolean>,
   click: (text: string) => popupCommand('click', { text }),
   /** Focuses a field by its id and types into it with the keyboard. */

@@ -5,12 +5,20 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import '../../components/vault-button.ts';
 import type { VaultButton } from '../../components/VaultButton.ts';
 import type { Availability } from '../../src/contract.ts';
-import { clickButton, embedButton, popup } from '../helpers/lock.ts';
+import { clickButton, embedButton, embedIsolated, popup } from '../helpers/lock.ts';
 import { origins } from '../helpers/origins.ts';
 import { addFrame, loaded, resetVault, wait, welcomed } from '../helpers/vault.ts';
 
 const STAMP = { pid: 1, ppid: 0, uid: 1000, gid: 1000, tag: 't' };
 const STATES: Availability[] = ['connecting', 'locked', 'waiting', 'ready'];
+const BLOCKED = 'SLICC vault: the browser blocked the lock window. Allow pop-ups for this site, then press again';
+/** The button's data attributes in the test page's button frame. */
+const look = () =>
+  executeServerCommand('window', {
+    action: 'evaluate',
+    frame: '/button.html',
+    expression: "({ ...document.querySelector('vault-button').shadowRoot.querySelector('button').dataset })",
+  }) as Promise<Record<string, string>>;
 
 describe('the lock button', () => {
   beforeEach(resetVault);
@@ -84,9 +92,22 @@ describe('the lock button', () => {
     const button = await embedButton({ sandbox: 'allow-scripts allow-same-origin' });
     await button.until('ready');
     await clickButton(button);
-    const blocked = 'SLICC vault: the browser blocked the lock window. Allow pop-ups for this site, then press again';
-    await waitUntil(async () => (await button.label()) === blocked, 'the button says the browser blocked the window', { timeout: 5000 });
+    // Chromium's null is told from a popup without an opener by the popup's silence (POPUP_WORD_MS).
+    await waitUntil(async () => (await button.label()) === BLOCKED, 'the button says the browser blocked the window', { timeout: 15000 });
     expect(await popup.isOpen()).to.equal(false);
+  });
+
+  it('opens one popup per namespace: a second click brings the open one forward', async () => {
+    await welcomed();
+    const button = await embedButton();
+    await button.until('ready');
+    await clickButton(button);
+    await popup.shows('The vault opens by itself');
+    await waitUntil(async () => (await look()).popup === 'open', 'the popup says it is up', { timeout: 10000 });
+    await clickButton(button);
+    await waitUntil(async () => (await look()).forwarded === '1', 'the open popup was brought forward', { timeout: 10000 });
+    expect(await popup.count()).to.equal(1);
+    expect(await button.label()).to.equal('SLICC vault: unlocked. Open the lock');
   });
 
   it('opens the popup on a click, with the namespace, theme and scale in its address', async () => {
@@ -98,6 +119,43 @@ describe('the lock button', () => {
     expect(url.origin).to.equal(origins.vault);
     expect(Object.fromEntries(url.searchParams)).to.deep.equal({ theme: 'dark', scale: 'medium', namespace: location.origin });
     await popup.shows('The vault opens by itself');
+  });
+});
+
+describe('the lock button in a cross-origin isolated embedder, as bios embeds it', () => {
+  beforeEach(resetVault);
+
+  it('shows the real state after a click, not blocked, though window.open gave it no popup', async () => {
+    await welcomed();
+    const button = await embedIsolated();
+    expect(await button.isolated()).to.equal(true);
+    await button.until((l) => l.state === 'ready', 'ready');
+    await button.click();
+    await popup.shows('The vault opens by itself');
+    await button.until((l) => l.popup === 'open', 'told by the popup that it is up');
+    expect((await button.look()).label).to.equal('SLICC vault: unlocked. Open the lock');
+    expect(await button.said()).to.deep.equal(['connecting', 'ready']);
+  });
+
+  it('opens no second popup on a second click: the open one comes forward', async () => {
+    await welcomed();
+    const button = await embedIsolated();
+    await button.until((l) => l.state === 'ready', 'ready');
+    await button.click();
+    await button.until((l) => l.popup === 'open', 'told by the popup that it is up');
+    await button.click();
+    await button.until((l) => l.forwarded === '1', 'the open popup brought forward');
+    expect(await popup.count()).to.equal(1);
+    expect((await button.look()).state).to.equal('ready');
+  });
+
+  it('still says blocked in a frame sandboxed without allow-popups', async () => {
+    await welcomed();
+    const button = await embedIsolated({ sandbox: 'allow-scripts allow-same-origin' });
+    await button.until((l) => l.state === 'ready', 'ready');
+    await button.click();
+    await button.until((l) => l.label === BLOCKED, 'blocked');
+    expect(await popup.count()).to.equal(0);
   });
 });
 

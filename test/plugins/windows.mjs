@@ -61,6 +61,35 @@ export function windowsPlugin() {
           const page = await waitForPage(session, url, ms);
           return page.url();
         }
+        case 'goto': {
+          // A new top-level page at `href`, with no opener: how a test opens an embedder served with its own headers.
+          const page = await session.browser.getPage(session.id).browser().newPage();
+          listen(session, page);
+          await page.goto(payload.href);
+          return page.url();
+        }
+        case 'count': {
+          const page = session.browser.getPage(session.id);
+          return (await page.browser().pages()).filter((p) => p.url().includes(url)).length;
+        }
+        case 'click-frame': {
+          // A real click in the middle of the iframe whose src contains `frame`, in the page `url`.
+          const page = await waitForPage(session, url, ms);
+          const centre = (src) => {
+            const frame = [...document.querySelectorAll('iframe')].find((f) => f.src.includes(src));
+            if (!frame) return null;
+            const r = frame.getBoundingClientRect();
+            return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+          };
+          const end = Date.now() + ms;
+          let at = null;
+          while (!(at = await page.evaluate(centre, payload.frame))) {
+            if (Date.now() > end) throw new Error(`window: no frame ${payload.frame} in ${url}`);
+            await new Promise((r) => setTimeout(r, 50));
+          }
+          await page.mouse.click(at.x, at.y);
+          return true;
+        }
         case 'open': {
           const page = await pageOf(session, url);
           // '' for none: a command that returns null or undefined counts as not handled.
@@ -76,7 +105,9 @@ export function windowsPlugin() {
         }
         case 'close': {
           const page = session.browser.getPage(session.id);
-          for (const p of await page.browser().pages()) if (p !== page && p.url().includes(url)) await p.close();
+          // `also`: a second URL whose pages close too, in the same command.
+          const urls = [url, payload.also].filter(Boolean);
+          for (const p of await page.browser().pages()) if (p !== page && urls.some((u) => p.url().includes(u))) await p.close();
           return true;
         }
         case 'click': {
