@@ -126,6 +126,7 @@ test("the README's embedding example, served at a third origin named in EMBEDDER
   await tab.goto(`${appOrigin}/`);
   const log = tab.locator('#log');
   await log.getByText('welcome: locked false').waitFor({ timeout: 15_000 });
+  await log.getByText('button: ready').waitFor({ timeout: 15_000 });
 
   const value = `my_${randomUUID()}`;
   await tab.fill('input[type=password]', value);
