@@ -1,16 +1,17 @@
 // Heavy scrubbing in slices of about 10 ms that yield between them (README, Limits), so no agent
 // request holds the frame's main thread, which is also the embedder's, for long. A big text goes
-// through a scrub stream in 128 KiB pieces (chunk boundaries never change a stream's output), many
+// through a scrub stream in 32 KiB pieces (chunk boundaries never change a stream's output), many
 // texts one after the other; between pieces the thread is given back whenever a slice used ~8 ms.
 import type { ScrubHit } from '../contract.ts';
 import { type Scrubber, type ScrubStream, joinBytes as join } from './scrubber.ts';
 
 /**
  * A piece of a text scrubbed at once: well under a millisecond of work on usual text, and about
- * 16 ms on the slowest text measured (1,000 values sharing a prefix, and that prefix with every
- * character a JSON escape, repeated, where every start is tried: about 130 ms a MiB in Node).
+ * 4 ms in Node, 10 ms in Firefox, on the slowest text measured (1,000 values sharing a prefix, and
+ * that prefix with every character a JSON escape, repeated, where every start is tried: about
+ * 130 ms a MiB in Node, 320 in Firefox, where 128 KiB pieces held the thread 78 ms; docs/limits.md).
  */
-export const PIECE_BYTES = 1 << 17;
+export const PIECE_BYTES = 1 << 15;
 /** How long a slice may run before it yields. */
 export const SLICE_MS = 8;
 
