@@ -71,8 +71,15 @@ try {
     console.log(`| all sent at once | ${f(gateway.pipelined)} | ${f(echo.pipelined)} | ${(gateway.pipelined / echo.pipelined).toFixed(2)} |`);
   }
   if (part('core')) {
-    // The vault core's figures (README, Benchmarks), in a fresh profile's namespace of 1,000 records,
-    // against the built site (what production serves: one bundle, not the development modules).
+    // The vault core's figures (README, Benchmarks), against the built site (what production
+    // serves: one bundle, not the development modules). Boot with no records first, in a fresh
+    // profile; the rest in a namespace of 1,000 records, in another.
+    const emptyContext = await browser.newContext();
+    const emptyPage = await emptyContext.newPage();
+    await emptyPage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(built)}&echo=/echo.html`);
+    await emptyPage.waitForFunction(() => window.benchReady);
+    const empty = await emptyPage.evaluate((runs) => window.runBootEmpty(runs), coreRuns);
+    await emptyContext.close();
     const coreContext = await browser.newContext();
     const corePage = await coreContext.newPage();
     await corePage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(built)}&echo=/echo.html`);
@@ -81,23 +88,29 @@ try {
     const c = await corePage.evaluate(([records, runs]) => window.runCore(records, runs), [coreRecords, coreRuns]);
     if (coreProfile) await writeFile(profile, JSON.stringify(await coreProfile.recorded));
     await coreContext.close();
-    const ms = (n) => (n < 1 ? `${Math.round(n * 1000)} µs` : `${n.toFixed(1)} ms`);
+    const ms = (n) => (n < 1 ? `${Math.round(n * 1000)} µs` : `${n.toFixed(2)} ms`);
     const verdict = (ok) => (ok ? 'met' : '**not met**');
-    console.log(`\nThe vault core in Chromium, ${c.records} records, medians of ${c.runs} runs, each beside the bare echo of the same run:\n`);
-    console.log('| | vault | bare echo | ratio | target | |');
-    console.log('|---|---:|---:|---:|---|---|');
-    const statusRatio = c.status.vault / c.status.echo;
+    const r = c.ratios;
+    console.log(`\nThe vault core in Chromium, ${c.records} records, medians of ${c.runs} runs of each figure's ratio to its baseline in the same run:\n`);
+    console.log('| figure | vault | baseline | ratio | target | |');
+    console.log('|---|---:|---:|---:|---:|---|');
+    const row = (name, vault, base, ratio, target, ok) => console.log(`| ${name} | ${vault} | ${base} | ${ratio.toFixed(2)}× | ${target} | ${verdict(ok)} |`);
+    row('`status` round trips, one in flight', '', 'echo', r.sequential, '≥ 0.8×', r.sequential >= 0.8);
+    row('`status` round trips, 1,000 pipelined', '', 'echo', r.pipelined, '≥ 0.9×', r.pipelined >= 0.9);
+    row('1 KiB `push`, p50', ms(c.raw.pushP50), ms(c.raw.pushEchoP50), r.pushP50, '≤ 1.3×', r.pushP50 <= 1.3);
+    row('1 KiB `push`, p99', '', '', r.pushP99, '≤ 1.6×', r.pushP99 <= 1.6);
+    row('frame boot to `welcome`, 0 records', ms(empty.vault), ms(empty.echo), empty.ratio, '≤ 1.3×', empty.ratio <= 1.3);
+    row(`frame boot to \`welcome\`, ${c.records} records`, ms(c.raw.boot), ms(c.raw.bootEcho), r.boot, '≤ 1.3×', r.boot <= 1.3);
+    row(`\`put\` (a new name among ${c.records}), p50`, ms(c.raw.putP50), ms(c.raw.writeP50), r.putP50, '≤ 2×', r.putP50 <= 2);
+    row(`\`put\` (a new name among ${c.records}), p99`, ms(c.raw.putP99), ms(c.raw.writeP99), r.putP99, '≤ 2×', r.putP99 <= 2);
     console.log(
-      `| \`status\` round trips, one in flight | ${f(c.status.vault)}/s | ${f(c.status.echo)}/s | ${statusRatio.toFixed(2)} | ≥ 0.5× | ${verdict(statusRatio >= 0.5)} |`,
+      "\n`push` times are means of batches of 10 (the page's timer ticks in 100 µs steps); `put`'s baseline is one readwrite transaction of the same name and value in a bare document at the vault origin.",
     );
-    const pushRatio = c.push.vault / c.push.echo;
     console.log(
-      `| 1 KiB \`push\`, mean round trip | ${ms(c.push.vault)} | ${ms(c.push.echo)} | ${pushRatio.toFixed(1)}× | ≤ 3× | ${verdict(pushRatio <= 3)} |`,
+      `Each run's ratios: ${Object.entries(c.each)
+        .map(([k, xs]) => `${k} ${xs.map((x) => x.toFixed(2)).join('/')}`)
+        .join('; ')}.`,
     );
-    console.log(`| \`put\` (a rotation), p50 | ${ms(c.put.p50)} | | | ≤ 5 ms | ${verdict(c.put.p50 <= 5)} |`);
-    console.log(`| \`put\` (a rotation), p99 | ${ms(c.put.p99)} | | | ≤ 20 ms | ${verdict(c.put.p99 <= 20)} |`);
-    const bootRatio = c.boot.vault / c.boot.echo;
-    console.log(`| frame boot to \`welcome\` | ${ms(c.boot.vault)} | ${ms(c.boot.echo)} | ${bootRatio.toFixed(2)}× | ≤ 2× | ${verdict(bootRatio <= 2)} |`);
   }
   if (part('redact')) {
     // On a page of its own, against the built site as the core part: it adds the values, then
@@ -116,7 +129,7 @@ try {
     console.log('| | redact MiB/s | bare echo MiB/s | redact ÷ echo | target | |');
     console.log('|---|---:|---:|---:|---|---|');
     const ratio = r.redact / r.echo;
-    console.log(`| one in flight | ${fmt1(r.redact)} | ${fmt1(r.echo)} | ${ratio.toFixed(2)} | ≥ 0.5× | ${ratio >= 0.5 ? 'met' : '**not met**'} |`);
+    console.log(`| one in flight | ${fmt1(r.redact)} | ${fmt1(r.echo)} | ${ratio.toFixed(2)} | ≥ 0.6× | ${ratio >= 0.6 ? 'met' : '**not met**'} |`);
     const each = r.rates.vault.map((v, i) => (v / r.rates.echo[i]).toFixed(2)).join(', ');
     console.log(`\nEach run's ratio: ${each}.`);
   }

@@ -183,7 +183,8 @@ test('relays /dev/sealed requests with the chosen stamp; a value request is answ
   await page.click('demo-sealed button:has-text("Send")');
   const reply = page.locator('demo-sealed [data-testid=sealed-reply]').first();
   await reply.waitFor();
-  assert.deepEqual(JSON.parse(await reply.innerText()).verdict, 'inject');
+  const verdict = await reply.innerText();
+  assert.equal(JSON.parse(verdict).verdict, 'inject', verdict);
 
   // The header keeps its layout when a request starts to wait: the badge's place is kept.
   const where = () => page.locator('demo-lock-button').boundingBox();
