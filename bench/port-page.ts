@@ -251,7 +251,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
       puts.push(...(await timed(page, () => ({ v: 1, id: id++, op: 'put', name, value }), 1)));
       writes.push(...(await timed(echo, () => ({ v: 1, id: id++, op: 'put', name, value }), 1)));
     }
-    if (run === runs - 1) console.profileEnd('put');
+    if (run === 0) console.profileEnd('put');
     ratios.putP50!.push(median(puts) / median(writes));
     ratios.putP99!.push(percentile(puts, 0.99) / percentile(writes, 0.99));
     raw.putP50!.push(median(puts));

@@ -23,17 +23,23 @@ export type { InEffect };
 
 const byName = (a: StoredRecord, b: StoredRecord) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-/** The index of the record of that name in a list sorted by name (it is there). */
-function indexOf(sorted: readonly StoredRecord[], name: string): number {
+/** Where `key` goes in `sorted` (ascending by `keyOf`, as `<` orders strings): the first index not below it. */
+function lowerBound<T>(sorted: readonly T[], key: string, keyOf: (x: T) => string): number {
   let lo = 0;
-  let hi = sorted.length - 1;
+  let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (sorted[mid]!.name < name) lo = mid + 1;
+    if (keyOf(sorted[mid]!) < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
+const nameOf = (r: StoredRecord) => r.name;
+const itself = (s: string) => s;
+/** A copy of `xs` with `x` at `at` (a held list is never changed under whoever reads it). */
+const insertedAt = <T>(xs: readonly T[], at: number, x: T): T[] => [...xs.slice(0, at), x, ...xs.slice(at)];
+/** The placeholder a record puts in the live list, if it is live. */
+const liveOf = (r: StoredRecord | undefined) => (r !== undefined && r.removedAt === undefined ? r.placeholder : null);
 
 export class NamespaceState {
   meta!: NamespaceMeta;
@@ -93,13 +99,24 @@ export class NamespaceState {
     this.meta = delta.meta;
     for (const r of delta.records ?? []) {
       const before = this.records.get(r.name);
-      const known = before !== undefined;
-      // A rotation keeps its placeholder; anything else may change the live set.
-      if (!known || before.placeholder !== r.placeholder || before.removedAt !== r.removedAt) this.live = null;
       this.records.set(r.name, r);
-      // A rotation keeps the order: the sorted list takes the new record in place (no sort per write).
-      if (!known) this.sorted = null;
-      else if (this.sorted) this.sorted[indexOf(this.sorted, r.name)] = r;
+      // The sorted lists take the change in place of a sort per write: a rotation replaces its
+      // record where it is, a new name is inserted where it goes.
+      if (this.sorted) {
+        const at = lowerBound(this.sorted, r.name, nameOf);
+        if (before) this.sorted[at] = r;
+        else this.sorted = insertedAt(this.sorted, at, r);
+      }
+      const [was, is] = [liveOf(before), liveOf(r)];
+      if (this.live && was !== is) {
+        let live = this.live;
+        if (was !== null) {
+          const at = lowerBound(live, was, itself);
+          live = [...live.slice(0, at), ...live.slice(at + 1)];
+        }
+        if (is !== null) live = insertedAt(live, lowerBound(live, is, itself), is);
+        this.live = live;
+      }
     }
     for (const r of delta.requests ?? []) this.requests.set(r.id, r);
     for (const id of delta.dropped ?? []) this.requests.delete(id);
