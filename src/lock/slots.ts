@@ -103,9 +103,11 @@ const checkOf = (entries: KeyEntry[]) => entries.find((e): e is KeyCheck => e.sl
 export async function openDevice(db: VaultDb): Promise<DeviceOpening> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const tx = db.transaction(['keys', 'records']);
-    const [entries, records] = await Promise.all([tx.objectStore('keys').getAll(), tx.objectStore('records').count()]);
+    const entries = await tx.objectStore('keys').getAll();
     const epoch = epochOf(entries);
     const device = entries.find((e): e is DeviceSlot => e.slot === 'device');
+    // Only a vault without a device slot needs its records counted (every boot would count them).
+    const records = device ? 0 : await tx.objectStore('records').count();
     const check = checkOf(entries);
     if (device) {
       const key = await unwrapKey(device, device.wrappingKey);
