@@ -12,6 +12,12 @@ import { type Scrubber, type ScrubStream, joinBytes as join } from './scrubber.t
  * 130 ms a MiB in Node, 320 in Firefox, where 128 KiB pieces held the thread 78 ms; docs/limits.md).
  */
 export const PIECE_BYTES = 1 << 15;
+/**
+ * The characters a string is scanned at once between looks at the clock (the scan resumes where it
+ * stopped, so a step costs nothing but the look): a slow engine's slice still ends within ~8 ms
+ * and one step, where a fixed piece's time grows with the engine's speed per byte.
+ */
+export const SCAN_STEP_CHARS = 1 << 12;
 /** How long a slice may run before it yields. */
 export const SLICE_MS = 8;
 
@@ -137,7 +143,7 @@ async function redactOne(scrubber: Scrubber, text: string | Uint8Array, tick: ()
   const size = typeof text === 'string' ? text.length : text.length;
   if (typeof text === 'string' && scrubber.scansText && size > PIECE_BYTES) {
     // Scanned as it is, a piece at a time: never encoded.
-    const result = await scrubber.redactInSteps(text, PIECE_BYTES, tick);
+    const result = await scrubber.redactInSteps(text, SCAN_STEP_CHARS, tick);
     return { out: result.text, hits: result.hits };
   }
   if (size <= PIECE_BYTES) {

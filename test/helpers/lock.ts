@@ -142,7 +142,7 @@ export const popup = {
         "(() => { const a = document.querySelector('vault-popup').shadowRoot.activeElement; return a ? `${a.tagName.toLowerCase()}:${a.id || a.textContent.trim()}` : '' })()",
     }) as Promise<string>,
   /** Waits until the popup's text contains `text`. */
-  async shows(text: string, ms = 10000): Promise<string> {
+  async shows(text: string, ms = 20000): Promise<string> {
     const end = Date.now() + ms;
     for (;;) {
       const now = await popup.text();

@@ -91,7 +91,7 @@ describe('the lock popup', () => {
 
   it('locks with a passphrase entered twice; a wrong one is refused and slows down; the popup opened to unlock closes itself; removing the lock returns to auto-unlock', async function () {
     // Five PBKDF2 derivations of 600,000 passes each, on a machine other tests share.
-    this.timeout(40_000);
+    this.timeout(90_000);
     const a = await welcomed();
     await a.request('put', { name: 'API_TOKEN', value: canary('pp') });
     const button = await embedButton();
