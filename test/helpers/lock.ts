@@ -119,7 +119,7 @@ export const popup = {
   isOpen: async () => (await popupCommand('open')) !== '',
   /** How many lock popups are open. */
   count: () => popupCommand('count') as Promise<number>,
-  closed: (ms = 3000) => popupCommand('closed', { ms }) as Promise<boolean>,
+  closed: (ms = 10000) => popupCommand('closed', { ms }) as Promise<boolean>,
   click: (text: string) => popupCommand('click', { text }),
   /** Focuses a field by its id and types into it with the keyboard. */
   async fill(field: string, text: string) {
