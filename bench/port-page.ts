@@ -147,26 +147,20 @@ async function boot(path: string): Promise<number> {
   return ms;
 }
 
-/** Times each request of `n` and its reply, one in flight. */
-async function timed(port: MessagePort, message: () => { id: number; [field: string]: unknown }, n: number): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const start = performance.now();
-    await ask(port, message());
-    times.push(performance.now() - start);
-  }
-  return times;
+type Asking = () => { id: number; [field: string]: unknown };
+
+/** Milliseconds from a request to its reply, one in flight. */
+async function timed(port: MessagePort, message: Asking): Promise<number> {
+  const start = performance.now();
+  await ask(port, message());
+  return performance.now() - start;
 }
 
-/** Means of batches of `size` sequential round trips: the page's timer ticks in 100 µs steps (not cross-origin isolated), too coarse for one push. */
-async function batches(port: MessagePort, message: () => { id: number; [field: string]: unknown }, count: number, size = 10): Promise<number[]> {
-  const means: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const start = performance.now();
-    for (let k = 0; k < size; k++) await ask(port, message());
-    means.push((performance.now() - start) / size);
-  }
-  return means;
+/** The mean of `size` sequential round trips: the page's timer ticks in 100 µs steps (not cross-origin isolated), too coarse for one push. */
+async function batchMean(port: MessagePort, message: Asking, size = 10): Promise<number> {
+  const start = performance.now();
+  for (let k = 0; k < size; k++) await ask(port, message());
+  return (performance.now() - start) / size;
 }
 
 /** Boots of the frame and of the echo document, `n` each, taking turns to go first. */
@@ -233,8 +227,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const echoed: number[] = [];
     // Interleaved a batch at a time, so whatever else holds the machine holds both alike.
     for (let b = 0; b < 100; b++) {
-      pushed.push(...(await batches(agent, () => ({ v: 1, id: id++, op: 'push', stream: 'bench', chunk }), 1)));
-      echoed.push(...(await batches(echo, () => ({ v: 1, id: id++, op: 'push', stream: 'bench', chunk }), 1)));
+      pushed.push(await batchMean(agent, () => ({ v: 1, id: id++, op: 'push', stream: 'bench', chunk })));
+      echoed.push(await batchMean(echo, () => ({ v: 1, id: id++, op: 'push', stream: 'bench', chunk })));
     }
     ratios.pushP50!.push(median(pushed) / median(echoed));
     ratios.pushP99!.push(percentile(pushed, 0.99) / percentile(echoed, 0.99));
@@ -249,8 +243,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     for (let k = 0; k < 100; k++) {
       const name = `NEW_${fresh++}`;
       const value = tokens(1, id)[0]!;
-      puts.push(...(await timed(page, () => ({ v: 1, id: id++, op: 'put', name, value }), 1)));
-      writes.push(...(await timed(echo, () => ({ v: 1, id: id++, op: 'put', name, value }), 1)));
+      puts.push(await timed(page, () => ({ v: 1, id: id++, op: 'put', name, value })));
+      writes.push(await timed(echo, () => ({ v: 1, id: id++, op: 'put', name, value })));
     }
     if (run === 0) console.profileEnd('put');
     ratios.putP50!.push(median(puts) / median(writes));

@@ -38,6 +38,7 @@ const nameOf = (r: StoredRecord) => r.name;
 const itself = (s: string) => s;
 /** A copy of `xs` with `x` at `at` (a held list is never changed under whoever reads it). */
 const insertedAt = <T>(xs: readonly T[], at: number, x: T): T[] => [...xs.slice(0, at), x, ...xs.slice(at)];
+const removedAt = <T>(xs: readonly T[], at: number): T[] => [...xs.slice(0, at), ...xs.slice(at + 1)];
 /** The placeholder a record puts in the live list, if it is live. */
 const liveOf = (r: StoredRecord | undefined) => (r !== undefined && r.removedAt === undefined ? r.placeholder : null);
 
@@ -110,10 +111,7 @@ export class NamespaceState {
       const [was, is] = [liveOf(before), liveOf(r)];
       if (this.live && was !== is) {
         let live = this.live;
-        if (was !== null) {
-          const at = lowerBound(live, was, itself);
-          live = [...live.slice(0, at), ...live.slice(at + 1)];
-        }
+        if (was !== null) live = removedAt(live, lowerBound(live, was, itself));
         if (is !== null) live = insertedAt(live, lowerBound(live, is, itself), is);
         this.live = live;
       }
