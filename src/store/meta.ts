@@ -34,6 +34,8 @@ export interface MetaChange {
   values?: boolean;
   /** The bytes of its values now, when known; `null` forgets them, to be counted at the next write. */
   valueBytes?: number | null;
+  /** The records it holds now, when known; `null` forgets them, to be counted at the next write. */
+  recordCount?: number | null;
   meta?: Partial<NamespaceMeta>;
 }
 
@@ -43,6 +45,8 @@ export function bumped(meta: NamespaceMeta | undefined, namespace: string, chang
   const next: NamespaceMeta = { ...before, ...change.meta, rev: revOf(before) + 1, scrubVersion: before.scrubVersion + (change.values ? 1 : 0) };
   if (change.valueBytes === null) delete next.valueBytes;
   else if (change.valueBytes !== undefined) next.valueBytes = change.valueBytes;
+  if (change.recordCount === null) delete next.recordCount;
+  else if (change.recordCount !== undefined) next.recordCount = change.recordCount;
   return next;
 }
 

@@ -144,15 +144,14 @@ export class Records {
         }
         // The namespace's limits (README, Limits), checked where the write happens: past one, nothing changes.
         const used = metaBefore?.valueBytes ?? (await this.countValueBytes(tx, namespace));
-        if (!current && (await tx.objectStore('records').index('byNamespace').count(namespace)) >= MAX_RECORDS) {
-          throw tooManyRecords();
-        }
+        const held = metaBefore?.recordCount ?? (await countRecords(tx, namespace));
+        if (!current && held >= MAX_RECORDS) throw tooManyRecords();
         const grown = valueBytesOf(record) - (current ? valueBytesOf(current) : 0);
         if (used + grown > MAX_VALUE_TOTAL) throw tooManyValueBytes();
         if (current?.usedAt !== undefined) record.usedAt = current.usedAt;
         const pending = requests.filter((r) => stateAt(r, now) === 'pending').sort(oldestFirst);
         const answered = (answers?.(pending) ?? []).map((r) => ({ ...r, state: 'done' as const, placeholder, name: r.name ?? input.name }));
-        const meta = bumped(metaBefore, namespace, { values: true, valueBytes: used + grown });
+        const meta = bumped(metaBefore, namespace, { values: true, valueBytes: used + grown, recordCount: held + (current ? 0 : 1) });
         const [, , entry] = await Promise.all([
           tx.objectStore('records').put(record),
           tx.objectStore('namespaces').put(meta),
@@ -211,19 +210,24 @@ export class Records {
     }
     if (ids.length === 0) return [];
     const tx = this.db.transaction(['records', 'namespaces', 'audit'], 'readwrite');
-    const freed = new Map<string, number>();
+    const freed = new Map<string, { bytes: number; records: number }>();
     for (const id of ids) {
       const record = await tx.objectStore('records').get(id);
       if (!due(record)) continue; // restored meanwhile
       const { namespace, name } = record;
-      freed.set(namespace, (freed.get(namespace) ?? 0) + valueBytesOf(record));
+      const before = freed.get(namespace) ?? { bytes: 0, records: 0 };
+      freed.set(namespace, { bytes: before.bytes + valueBytesOf(record), records: before.records + 1 });
       await tx.objectStore('records').delete(id);
       await addAudit(tx, namespace, now, { type: 'purge', name });
     }
     const changed = new Set(freed.keys());
-    for (const [namespace, bytes] of freed) {
+    for (const [namespace, { bytes, records }] of freed) {
       const meta = await tx.objectStore('namespaces').get(namespace);
-      await bump(tx, namespace, { values: true, valueBytes: meta?.valueBytes === undefined ? null : meta.valueBytes - bytes });
+      await bump(tx, namespace, {
+        values: true,
+        valueBytes: meta?.valueBytes === undefined ? null : meta.valueBytes - bytes,
+        recordCount: meta?.recordCount === undefined ? null : meta.recordCount - records,
+      });
     }
     await tx.done;
     return [...changed];
@@ -397,9 +401,11 @@ export class Records {
         if (here && ((here.revision ?? 0) !== w.was?.revision || here.updatedAt !== w.was.updatedAt)) throw changed();
       }
       // The namespace's limits hold for a restore as for a write (README, Limits).
-      const used = await this.valueBytes(tx, namespace);
+      const meta = await tx.objectStore('namespaces').get(namespace);
+      const used = meta?.valueBytes ?? (await this.countValueBytes(tx, namespace));
+      const held = meta?.recordCount ?? (await countRecords(tx, namespace));
       const added = byName.filter((r) => r === undefined).length;
-      if (added > 0 && (await records.index('byNamespace').count(namespace)) + added > MAX_RECORDS) throw tooManyRecords();
+      if (added > 0 && held + added > MAX_RECORDS) throw tooManyRecords();
       let delta = 0;
       for (const [i, { sealed }] of prepared.entries()) delta += valueBytesOf(sealed) - (byName[i] ? valueBytesOf(byName[i]!) : 0);
       if (used + delta > MAX_VALUE_TOTAL && delta > 0) throw tooManyValueBytes();
@@ -426,7 +432,7 @@ export class Records {
           return records.put(record);
         }),
       );
-      await bump(tx, namespace, writes.length > 0 ? { values: true, valueBytes: used + delta } : {});
+      await bump(tx, namespace, writes.length > 0 ? { values: true, valueBytes: used + delta, recordCount: held + added } : {});
       await addAudit(tx, namespace, now, { type: 'import', ...audit });
       if (request) await endRequest(tx, namespace, request, now);
       await tx.done;
@@ -483,17 +489,18 @@ export class Records {
     return { record, delta: { namespace, rev: revOf(meta), meta, records: [record], audit: [entry] } };
   }
 
-  /** The bytes of the namespace's values: kept in its meta, or counted once when absent. */
-  private async valueBytes(tx: WriteTx, namespace: string): Promise<number> {
-    return (await tx.objectStore('namespaces').get(namespace))?.valueBytes ?? this.countValueBytes(tx, namespace);
-  }
-
+  /** The bytes of the namespace's values, counted when its meta doesn't keep them. */
   private async countValueBytes(tx: WriteTx, namespace: string): Promise<number> {
     let total = 0;
     const records = (tx as IDBPTransaction<VaultSchema, ['records'], 'readwrite'>).objectStore('records');
     for await (const cursor of records.index('byNamespace').iterate(namespace)) total += valueBytesOf(cursor.value);
     return total;
   }
+}
+
+/** The namespace's records, counted when its meta doesn't keep them. */
+function countRecords(tx: WriteTx, namespace: string): Promise<number> {
+  return (tx as IDBPTransaction<VaultSchema, ['records'], 'readwrite'>).objectStore('records').index('byNamespace').count(namespace);
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

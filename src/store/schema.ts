@@ -51,6 +51,11 @@ export interface NamespaceMeta {
    * purge of records in the same transaction; absent, it is counted at the next write (README, Limits).
    */
   valueBytes?: number;
+  /**
+   * The namespace's records (removed ones count until purged), kept like `valueBytes`: a write of
+   * a new name checks the limit without counting the index, whose count reads every entry.
+   */
+  recordCount?: number;
 }
 
 /** A request for the person (README, /dev/sealed): a value, a sign-in, a device seal, a backup or a restore. */

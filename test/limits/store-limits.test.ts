@@ -8,6 +8,7 @@ import { AUDIT_TRIM_EVERY, MAX_AUDIT_ENTRIES, MAX_ENDED_REQUESTS, MAX_RECORDS, M
 import { addAudit, trimAudit } from '../../src/store/index.ts';
 import { Records, type RecordInput } from '../../src/store/index.ts';
 import { Requests } from '../../src/store/index.ts';
+import { prng } from '../helpers/random.ts';
 
 const NS = 'https://seven.sliccy.ai';
 const secret = (name: string, value: string): RecordInput => ({ name, value, kind: 'secret', source: 'settings' });
@@ -65,6 +66,67 @@ describe('the stores refuse past their limits', () => {
     expect(rotated).to.equal(true);
     // Another namespace has limits of its own.
     await records.write('https://other.sliccy.ai', key, secret('ELSEWHERE', 'value-elsewhere'));
+  });
+
+  it('the record count the meta keeps follows every write, removal, purge and restore, and is counted again once forgotten', async () => {
+    let now = Date.UTC(2026, 11, 2);
+    const records = new Records(db, () => now);
+    const actual = async () => (await db.getAllKeysFromIndex('records', 'byNamespace', NS)).length;
+    const names = Array.from({ length: 8 }, (_, i) => `N_${i}`);
+    for (let seed = 1; seed <= 6; seed++) {
+      const random = prng(seed);
+      const pick = (n: number) => Math.floor(random() * n);
+      for (let step = 0; step < 30; step++) {
+        const name = names[pick(names.length)]!;
+        const held = await records.get(NS, name);
+        const op = pick(6);
+        if (op <= 1) await records.write(NS, key, secret(name, `value-${seed}-${step}`));
+        else if (op === 2 && held && held.removedAt === undefined) await records.remove(NS, name);
+        else if (op === 3 && held?.removedAt !== undefined) await records.restore(NS, name);
+        else if (op === 4) {
+          now += 31 * 24 * 60 * 60 * 1000;
+          await records.purge();
+        } else {
+          const fresh = names.filter((n) => n !== name).slice(0, pick(3));
+          const writes = await Promise.all(
+            [name, ...fresh].map(async (n) => {
+              const here = await records.get(NS, n);
+              return {
+                name: n,
+                kind: 'secret' as const,
+                value: `restored-${seed}-${step}`,
+                placeholder: here?.placeholder ?? `fnox_proxy_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`,
+                ...(here && { replaces: here.id, was: { revision: here.revision ?? 0, updatedAt: here.updatedAt } }),
+              };
+            }),
+          );
+          await records.import(NS, key, writes, { source: 'import:dotenv', count: writes.length, added: 0, replaced: 0, skipped: 0 });
+        }
+        const kept = (await records.meta(NS)).recordCount;
+        if (kept !== undefined) expect(kept, `seed ${seed}, step ${step}`).to.equal(await actual());
+      }
+      // A meta without the count (an earlier version's) is counted at the next write.
+      const tx = db.transaction('namespaces', 'readwrite');
+      const { recordCount: _, ...meta } = (await tx.store.get(NS))!;
+      await tx.store.put(meta);
+      await tx.done;
+      await records.write(NS, key, secret(`AFTER_${seed}`, 'one more'));
+      expect((await records.meta(NS)).recordCount).to.equal(await actual());
+    }
+  });
+
+  it('a purge gives a full namespace room for a new name again', async () => {
+    await fill(db, MAX_RECORDS - 1, 8);
+    let now = Date.UTC(2026, 11, 2);
+    const records = new Records(db, () => now);
+    await records.write(NS, key, secret('LAST', 'value-number-10000'));
+    await records.remove(NS, 'LAST');
+    const refused = await records.write(NS, key, secret('ONE_MORE', 'value-number-10001')).catch((e) => e);
+    expect(refused?.body?.code).to.equal('EINVAL');
+    now += 31 * 24 * 60 * 60 * 1000;
+    await records.purge();
+    await records.write(NS, key, secret('ONE_MORE', 'value-number-10001'));
+    expect((await records.meta(NS)).recordCount).to.equal(MAX_RECORDS);
   });
 
   it('a namespace holds 16 MiB of values; a byte more is EINVAL, and a purge frees room', async () => {
