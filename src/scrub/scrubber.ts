@@ -1845,10 +1845,12 @@ function scanText(t: Tables, text: string, m: number[], start: number, stop: num
     const r = c0 | (c1 << 8) | (c2 << 16) | (c3 << 24);
     const g = r | FOLD;
     const b = Math.imul(g, GOLDEN3) >>> bloomShift;
+    const bits = (bloom[b >>> 5] & (1 << (b & 31))) === 0 ? 0 : gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift];
+    // As `scan` does: a sample passes on to the bytes only where a match may start.
     if (
-      ((bloom[b >>> 5] & (1 << (b & 31))) === 0 || (gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift]) === 0) &&
-      (!hasControl(r) || !breakInText(t, text, x, n)) &&
-      (!hasBackslash(r) || !escapeInText(t, text, x, n))
+      bits === 0
+        ? (!hasControl(r) || !breakInText(t, text, x, n)) && (!hasBackslash(r) || !escapeInText(t, text, x, n))
+        : bits >>> 16 === 0 && !hasControl(r) && !hasBackslash(r) && !mayStartText(t, text, x, n, bits)
     ) {
       x += step;
       continue;
@@ -1872,6 +1874,25 @@ function scanText(t: Tables, text: string, m: number[], start: number, stop: num
     x = next + step - 1;
   }
   return x > n - 4 ? n : x - step + 1;
+}
+
+/** `mayStart` for the ASCII sample at x of a string (a char past ASCII: it may). */
+function mayStartText(t: Tables, text: string, x: number, n: number, bits: number): boolean {
+  const { bloom, bloomShift } = t;
+  for (let rest = bits; rest !== 0; rest &= rest - 1) {
+    const o = 31 - Math.clz32(rest & -rest);
+    const at = o === 0 ? x + 4 : x - o;
+    if (at + 4 > n) return true;
+    const c0 = text.charCodeAt(at);
+    const c1 = text.charCodeAt(at + 1);
+    const c2 = text.charCodeAt(at + 2);
+    const c3 = text.charCodeAt(at + 3);
+    if ((c0 | c1 | c2 | c3) >= 0x80) return true;
+    const p = c0 | (c1 << 8) | (c2 << 16) | (c3 << 24);
+    const b = Math.imul(p | FOLD, GOLDEN3) >>> bloomShift;
+    if (hasControl(p) || hasBackslash(p) || (bloom[b >>> 5] & (1 << (b & 31))) !== 0) return true;
+  }
+  return false;
 }
 
 /** `breakInRun` for the ASCII sample at x of a string. */
