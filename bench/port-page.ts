@@ -272,6 +272,9 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const echo = await open('/bench/echo.html');
   await measure(gateway, 100); // warm up
   await measure(echo, 100);
-  return { gateway: await measure(gateway, count), echo: await measure(echo, count) };
+  console.profile('status');
+  const g = await measure(gateway, count);
+  console.profileEnd('status');
+  return { gateway: g, echo: await measure(echo, count) };
 };
 (window as any).benchReady = true;

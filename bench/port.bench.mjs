@@ -61,9 +61,11 @@ const browser = await chromium.launch({ executablePath: ensureChromium(), args: 
 try {
   if (part('status')) {
     const page = await browser.newPage();
+    const prof = profile ? await recordProfile(page) : null;
     await page.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(vault)}`);
     await page.waitForFunction(() => window.benchReady);
     const { gateway, echo } = await page.evaluate((n) => window.runBench(n), count);
+    if (prof) await writeFile(profile, JSON.stringify(await prof.recorded));
     console.log(`Port round trips in Chromium, ${count} status requests each:\n`);
     console.log('| | gateway (status) req/s | bare echo req/s | gateway ÷ echo |');
     console.log('|---|---:|---:|---:|');

@@ -80,7 +80,7 @@ export async function buildSite(dist = defaultDist) {
     bundle: true,
     format: 'esm',
     target: 'es2022',
-    minify: true,
+    minify: !process.env.NO_MINIFY,
     sourcemap: true,
     plugins: [cssModules, jsonModules],
     logLevel: 'warning',
