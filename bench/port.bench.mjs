@@ -2,8 +2,9 @@
 // bare MessageChannel echo across the same two origins, measured in the same run; then `redact`
 // throughput through the agent port against the same messages through that echo.
 // `node bench/port.bench.mjs [--count N] [--redact-mib N] [--values N] [--records N] [--runs N]
-// [--only status|core|redact] [--profile FILE]` (one part only; a CPU profile of the
-// rotations in the core part, of the measuring in the redact part).
+// [--only status|core|redact] [--profile FILE]` (one part only; a CPU profile of the gateway's
+// first measure in the status part, the puts in the core part, the measuring in the redact part;
+// `NO_MINIFY=1` keeps the site's names in it).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
