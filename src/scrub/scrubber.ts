@@ -1876,24 +1876,19 @@ function scanText(t: Tables, text: string, m: number[], start: number, stop: num
   return x > n - 4 ? n : x - step + 1;
 }
 
-/** `mayStart` for the ASCII sample at x of a string (a char past ASCII: it may). */
+/** `mayStart` in a string, on its chars around x as bytes (a char past ASCII as 0xff, in no pattern). */
 function mayStartText(t: Tables, text: string, x: number, n: number, bits: number): boolean {
-  const { bloom, bloomShift } = t;
-  for (let rest = bits; rest !== 0; rest &= rest - 1) {
-    const o = 31 - Math.clz32(rest & -rest);
-    const at = o === 0 ? x + 4 : x - o;
-    if (at + 4 > n) return true;
-    const c0 = text.charCodeAt(at);
-    const c1 = text.charCodeAt(at + 1);
-    const c2 = text.charCodeAt(at + 2);
-    const c3 = text.charCodeAt(at + 3);
-    if ((c0 | c1 | c2 | c3) >= 0x80) return true;
-    const p = c0 | (c1 << 8) | (c2 << 16) | (c3 << 24);
-    const b = Math.imul(p | FOLD, GOLDEN3) >>> bloomShift;
-    if (hasControl(p) || hasBackslash(p) || (bloom[b >>> 5] & (1 << (b & 31))) !== 0) return true;
+  const a = Math.max(0, x - MAX_STEP);
+  const b = Math.min(n, x + 8);
+  for (let i = a; i < b; i++) {
+    const c = text.charCodeAt(i);
+    STARTS[i - a] = c < 0x80 ? c : 0xff;
   }
-  return false;
+  return mayStart(t, STARTS_VIEW, x - a, b - a, bits);
 }
+/** The chars a string's `mayStart` reads: up to MAX_STEP before the sample and 8 from it. */
+const STARTS = new Uint8Array(MAX_STEP + 8);
+const STARTS_VIEW = new DataView(STARTS.buffer);
 
 /** `breakInRun` for the ASCII sample at x of a string. */
 function breakInText(t: Tables, text: string, x: number, n: number): boolean {

@@ -432,7 +432,9 @@ export class Records {
           return records.put(record);
         }),
       );
-      await bump(tx, namespace, writes.length > 0 ? { values: true, valueBytes: used + delta, recordCount: held + added } : {});
+      await tx
+        .objectStore('namespaces')
+        .put(bumped(meta, namespace, writes.length > 0 ? { values: true, valueBytes: used + delta, recordCount: held + added } : {}));
       await addAudit(tx, namespace, now, { type: 'import', ...audit });
       if (request) await endRequest(tx, namespace, request, now);
       await tx.done;
