@@ -8,6 +8,7 @@ import { AUDIT_TRIM_EVERY, MAX_AUDIT_ENTRIES, MAX_ENDED_REQUESTS, MAX_RECORDS, M
 import { addAudit, trimAudit } from '../../src/store/index.ts';
 import { Records, type RecordInput } from '../../src/store/index.ts';
 import { Requests } from '../../src/store/index.ts';
+import { newPlaceholder } from '../../src/validate.ts';
 import { prng } from '../helpers/random.ts';
 
 const NS = 'https://seven.sliccy.ai';
@@ -95,7 +96,7 @@ describe('the stores refuse past their limits', () => {
                 name: n,
                 kind: 'secret' as const,
                 value: `restored-${seed}-${step}`,
-                placeholder: here?.placeholder ?? `fnox_proxy_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`,
+                placeholder: here?.placeholder ?? newPlaceholder(),
                 ...(here && { replaces: here.id, was: { revision: here.revision ?? 0, updatedAt: here.updatedAt } }),
               };
             }),
