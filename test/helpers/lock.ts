@@ -127,11 +127,26 @@ export const popup = {
     await popupCommand('type', { text });
   },
   type: (text: string) => popupCommand('type', { text }),
-  /** Sets a field and submits its form in one step, with no keystrokes: for what must happen at once. */
-  submit: (field: string, text: string) =>
+  /**
+   * Sets a field, submits its form in one step, and answers the error this attempt shows: the
+   * alert is watched in the popup, from the moment the attempt clears it to the next error.
+   */
+  attempt: (field: string, text: string) =>
     popupCommand('evaluate', {
-      expression: `(() => { const input = document.querySelector('vault-popup').shadowRoot.getElementById(${JSON.stringify(field)}); input.value = ${JSON.stringify(text)}; input.form.requestSubmit(); return true; })()`,
-    }),
+      expression: `new Promise((resolve) => {
+        const root = document.querySelector('vault-popup').shadowRoot;
+        const error = () => root.querySelector('[role=alert] .error')?.textContent ?? '';
+        let cleared = false;
+        const observer = new MutationObserver(() => {
+          if (!error()) cleared = true;
+          else if (cleared) { observer.disconnect(); resolve(error()); }
+        });
+        observer.observe(root, { subtree: true, childList: true, characterData: true });
+        const input = root.getElementById(${JSON.stringify(field)});
+        input.value = ${JSON.stringify(text)};
+        input.form.requestSubmit();
+      })`,
+    }) as Promise<string>,
   press: (key: string | string[]) => popupCommand('press', { key }),
   text: () =>
     popupCommand('evaluate', { expression: "document.querySelector('vault-popup')?.shadowRoot?.querySelector('main')?.innerText ?? ''" }) as Promise<string>,
