@@ -129,18 +129,21 @@ export const popup = {
   type: (text: string) => popupCommand('type', { text }),
   /**
    * Sets a field, submits its form in one step, and answers the error this attempt shows: the
-   * alert is watched in the popup, from the moment the attempt clears it to the next error.
+   * alert is watched in the popup, from the moment the attempt clears it to the next error (or
+   * what the popup shows after `ms` with no error, for the test to say).
    */
-  attempt: (field: string, text: string) =>
+  attempt: (field: string, text: string, ms = 20000) =>
     popupCommand('evaluate', {
       expression: `new Promise((resolve) => {
         const root = document.querySelector('vault-popup').shadowRoot;
         const error = () => root.querySelector('[role=alert] .error')?.textContent ?? '';
         let cleared = false;
+        const done = (shown) => { observer.disconnect(); clearTimeout(timer); resolve(shown); };
         const observer = new MutationObserver(() => {
           if (!error()) cleared = true;
-          else if (cleared) { observer.disconnect(); resolve(error()); }
+          else if (cleared) done(error());
         });
+        const timer = setTimeout(() => done(root.querySelector('main')?.innerText ?? ''), ${ms});
         observer.observe(root, { subtree: true, childList: true, characterData: true });
         const input = root.getElementById(${JSON.stringify(field)});
         input.value = ${JSON.stringify(text)};
