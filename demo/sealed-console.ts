@@ -54,6 +54,8 @@ function presets(list: VaultList | null | undefined): [string, unknown][] {
 }
 
 interface Exchange {
+  /** Its number, from 1: a reply carries it, so that a reader waits on its own and not an earlier one. */
+  n: number;
   req: string;
   stamp: Stamp;
   reply?: SealedReply;
@@ -80,6 +82,8 @@ export class SealedConsole extends LitElement {
   /** Its argv, one element a line. */
   declare argv: string;
   declare log: Exchange[];
+  /** How many requests were sent. */
+  sent = 0;
   static override styles = [
     ...panelStyles,
     css`
@@ -106,7 +110,7 @@ export class SealedConsole extends LitElement {
     // the reply, as for the kernel).
     const argv = this.argv.split('\n').filter((a) => a !== '');
     const exec = this.exec === 'none' ? undefined : { kind: this.exec, argv };
-    const exchange: Exchange = { req: this.text, stamp: { ...this.stamp, ...(exec && { exec }) } };
+    const exchange: Exchange = { n: ++this.sent, req: this.text, stamp: { ...this.stamp, ...(exec && { exec }) } };
     try {
       exchange.reply = (await this.page.request('sealed', { req: this.text, stamp: exchange.stamp })).reply;
     } catch (error) {
@@ -180,7 +184,7 @@ export class SealedConsole extends LitElement {
               uid ${x.stamp.uid} (${x.stamp.tag})${x.stamp.exec ? ` exec ${x.stamp.exec.kind} ${x.stamp.exec.argv.join(' ')}` : ''} →
               ${x.req.replace(/"value"\s*:\s*"[^"]*"/g, '"value":"…"')}
             </div>
-            <pre data-testid="sealed-reply" class=${x.error || (x.reply && 'error' in x.reply) ? 'error' : ''}>${x.error ?? shown(x.reply)}</pre>
+            <pre data-testid="sealed-reply" data-n=${x.n} class=${x.error || (x.reply && 'error' in x.reply) ? 'error' : ''}>${x.error ?? shown(x.reply)}</pre>
           </div>`,
         )}
       </section>

@@ -28,6 +28,14 @@ const listen = (p, who) => {
 
 const shot = (p, name) => p.screenshot({ path: `${artifacts}${name}.png`, fullPage: true });
 const tab = (name) => page.click(`nav a[href="#${name}"]`);
+/** Sends the /dev/sealed console's request and answers the locator of its own reply, once it is shown (never an earlier one's). */
+const sendSealed = async () => {
+  const n = (await page.locator('demo-sealed').evaluate((console) => console.sent)) + 1;
+  await page.click('demo-sealed button:has-text("Send")');
+  const reply = page.locator(`demo-sealed [data-testid=sealed-reply][data-n="${n}"]`);
+  await reply.waitFor();
+  return reply;
+};
 /** Every text and form value of the demo, shadow roots included. */
 const everything = (p) =>
   p.evaluate(() => {
@@ -92,8 +100,7 @@ test('adds a secret in Settings › Secrets; the page never shows the value', as
   await tab('sealed');
   await page.fill('demo-sealed [aria-label="stamp uid"]', '0');
   await page.fill('demo-sealed [aria-label="request JSON"]', JSON.stringify({ op: 'seal', name: 'OLD_TOKEN', value: `old_${randomUUID()}` }));
-  await page.click('demo-sealed button:has-text("Send")');
-  await page.locator('demo-sealed [data-testid=sealed-reply]').first().getByText('inert').waitFor();
+  await (await sendSealed()).getByText('inert').waitFor();
   await page.fill('demo-sealed [aria-label="stamp uid"]', '1000');
   await tab('secrets');
   await old.locator('.badge.inert').waitFor();
@@ -180,9 +187,7 @@ test('relays /dev/sealed requests with the chosen stamp; a value request is answ
   await page.click('demo-sealed button:has-text("test")');
   const preset = JSON.parse(await page.inputValue('demo-sealed [aria-label="request JSON"]'));
   assert.deepEqual(preset, { op: 'test', name: 'GH_TOKEN', url: 'https://api.example.com/v1/x', method: 'GET', exit: 'page' });
-  await page.click('demo-sealed button:has-text("Send")');
-  const reply = page.locator('demo-sealed [data-testid=sealed-reply]').first();
-  await reply.waitFor();
+  const reply = await sendSealed();
   const verdict = await reply.innerText();
   assert.equal(JSON.parse(verdict).verdict, 'inject', verdict);
 
@@ -193,11 +198,11 @@ test('relays /dev/sealed requests with the chosen stamp; a value request is answ
     'demo-sealed [aria-label="request JSON"]',
     JSON.stringify({ op: 'request', kind: 'value', name: 'NPM_TOKEN', prompt: 'npm publish needs a token' }),
   );
-  await page.click('demo-sealed button:has-text("Send")');
-  await page.locator('demo-sealed [data-testid=sealed-reply]').first().getByText('pending').waitFor();
+  const pending = await sendSealed();
+  await pending.getByText('pending').waitFor();
   await page.locator('demo-status [data-testid=waiting][aria-hidden=false]').getByText('1 waiting').waitFor();
   assert.deepEqual(await where(), before, 'the lock button stays where it was');
-  const { id } = JSON.parse(await page.locator('demo-sealed [data-testid=sealed-reply]').first().innerText());
+  const { id } = JSON.parse(await pending.innerText());
   await shot(page, 'sealed');
 
   await tab('secrets');
@@ -211,8 +216,7 @@ test('relays /dev/sealed requests with the chosen stamp; a value request is answ
 
   await tab('sealed');
   await page.fill('demo-sealed [aria-label="request JSON"]', JSON.stringify({ op: 'status', id }));
-  await page.click('demo-sealed button:has-text("Send")');
-  await page.locator('demo-sealed [data-testid=sealed-reply]').first().getByText('"done"').waitFor();
+  await (await sendSealed()).getByText('"done"').waitFor();
 });
 
 test("plays the kernel's exec: materialize reveals GH_TOKEN to the argv [exec] lists, masked, refuses another, and Settings shows both", async () => {
@@ -221,17 +225,14 @@ test("plays the kernel's exec: materialize reveals GH_TOKEN to the argv [exec] l
   assert.deepEqual(JSON.parse(await page.inputValue('demo-sealed [aria-label="request JSON"]')), { op: 'materialize', env: { GH_TOKEN: placeholder } });
   await page.selectOption('demo-sealed [aria-label="stamp exec kind"]', 'exec');
   await page.fill('demo-sealed [aria-label="stamp exec argv"]', '/usr/bin/gh\nrelease\nupload\nv1.0.0');
-  await page.click('demo-sealed button:has-text("Send")');
-  const reply = page.locator('demo-sealed [data-testid=sealed-reply]').first();
-  await reply.getByText('"revealed"').waitFor();
+  const reply = await sendSealed();
   const shown = await reply.innerText();
   assert.match(shown, /"GH_TOKEN": "•+ \(\d+ characters, for the child's environment only\)"/);
   assert.deepEqual(JSON.parse(shown).revealed, ['GH_TOKEN']);
   assert.equal((await everything(page)).includes(VALUE), false, 'the revealed value stays out of the UI');
 
   await page.fill('demo-sealed [aria-label="stamp exec argv"]', '/usr/bin/../bin/gh\nrelease\nupload');
-  await page.click('demo-sealed button:has-text("Send")');
-  await page.locator('demo-sealed [data-testid=sealed-reply]').first().getByText('lists other argv prefixes').waitFor();
+  await (await sendSealed()).getByText('lists other argv prefixes').waitFor();
   await shot(page, 'sealed-exec');
 
   await tab('secrets');
