@@ -1589,7 +1589,7 @@ function scan(t: Tables, d: Uint8Array, from: number, limit: number, n: number, 
         x += step;
         continue;
       }
-    } else if (bits >>> 16 === 0 && !hasControl(r) && !hasBackslash(r) && !mayStart(t, view, x, n, bits)) {
+    } else if (!hasControl(r) && !hasBackslash(r) && !mayStart(t, d, view, x, n, bits & 0xffff) && (bits >>> 16 === 0 || !mayShift(t, d, x, n))) {
       x += step;
       continue;
     }
@@ -1601,20 +1601,48 @@ function scan(t: Tables, d: Uint8Array, from: number, limit: number, n: number, 
 /**
  * Whether a sample the filter passed for the exact offsets `bits` may start a match there: a start
  * named by offset o has its first 19 bytes following a spelling (else shifted bits, or the sample's
- * own break or escape, would name it), so its first 4 bytes (for o = 0: the 4 after the sample,
- * offset 4, as the step is 5 and more) are a pattern's gram too, unless they hold a line break or a
- * backslash. Timestamps and dates look like separated hex for 4 bytes, rarely for 8.
+ * own break or escape, would name it), so its first 4 bytes are a pattern's gram at offset 0 in the
+ * offset tables too (for o = 0: the 4 after the sample, at offset 4, as the step is 5 and more),
+ * unless they hold a backslash, or a line break of a wrapping form, which then passes `mayBreak`.
+ * Timestamps and dates look like separated hex for 4 bytes, rarely for 8, and a log line's date
+ * begins right after its line break.
  */
-function mayStart(t: Tables, view: DataView, x: number, n: number, bits: number): boolean {
-  const { bloom, bloomShift } = t;
+function mayStart(t: Tables, d: Uint8Array, view: DataView, x: number, n: number, bits: number): boolean {
+  const { bloom, bloomShift, gram, gram2, gramShift } = t;
   for (let rest = bits; rest !== 0; rest &= rest - 1) {
     const o = 31 - Math.clz32(rest & -rest);
     const at = o === 0 ? x + 4 : x - o;
     if (at + 4 > n) return true;
     const p = view.getInt32(at, true);
-    const b = Math.imul(p | FOLD, GOLDEN3) >>> bloomShift;
-    if (hasControl(p) || hasBackslash(p) || (bloom[b >>> 5] & (1 << (b & 31))) !== 0) return true;
+    if (hasBackslash(p) || (hasBreak(p) && startBreaks(t, d, at, n))) return true;
+    const g = p | FOLD;
+    const b = Math.imul(g, GOLDEN3) >>> bloomShift;
+    if (
+      (bloom[b >>> 5] & (1 << (b & 31))) !== 0 &&
+      ((gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift]) >>> (o === 0 ? 4 : 0)) & 1
+    )
+      return true;
   }
+  return false;
+}
+
+/** Whether a line break in the 4 bytes at `at` (an LF, or a CR before one) passes `mayBreak`. */
+function startBreaks(t: Tables, d: Uint8Array, at: number, n: number): boolean {
+  for (let i = at; i < at + 4; i++) {
+    const lf = d[i] === 10 ? i : d[i] === 13 ? i + 1 : -1;
+    if (lf < 0) continue;
+    if (lf >= n || (d[lf] === 10 && mayBreak(t, d, lf, n))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a start the filter names by shifted bits may be tried (`sample`): only where a line break
+ * that passes `mayBreak`, or a backslash, lies between the sample's first start and x; with none,
+ * no start the sample covers has a break or an escape before x, so only its exact offsets count.
+ */
+function mayShift(t: Tables, d: Uint8Array, x: number, n: number): boolean {
+  for (let i = x - 1; i > x - t.step && i >= 0; i--) if (d[i] === 92 || (d[i] === 10 && mayBreak(t, d, i, n))) return true;
   return false;
 }
 
@@ -1850,7 +1878,7 @@ function scanText(t: Tables, text: string, m: number[], start: number, stop: num
     if (
       bits === 0
         ? (!hasControl(r) || !breakInText(t, text, x, n)) && (!hasBackslash(r) || !escapeInText(t, text, x, n))
-        : bits >>> 16 === 0 && !hasControl(r) && !hasBackslash(r) && !mayStartText(t, text, x, n, bits)
+        : !hasControl(r) && !hasBackslash(r) && !mayStartText(t, text, x, n, bits & 0xffff) && (bits >>> 16 === 0 || !mayShiftText(t, text, x, n))
     ) {
       x += step;
       continue;
@@ -1878,17 +1906,33 @@ function scanText(t: Tables, text: string, m: number[], start: number, stop: num
 
 /** `mayStart` in a string, on its chars around x as bytes (a char past ASCII as 0xff, in no pattern). */
 function mayStartText(t: Tables, text: string, x: number, n: number, bits: number): boolean {
-  const a = Math.max(0, x - MAX_STEP);
-  const b = Math.min(n, x + 8);
+  if (bits === 0) return false;
+  const a = Math.max(0, x - STARTS_BEFORE);
+  const b = Math.min(n, x + STARTS_AFTER);
   for (let i = a; i < b; i++) {
     const c = text.charCodeAt(i);
     STARTS[i - a] = c < 0x80 ? c : 0xff;
   }
-  return mayStart(t, STARTS_VIEW, x - a, b - a, bits);
+  return mayStart(t, STARTS, STARTS_VIEW, x - a, b - a, bits);
 }
-/** The chars a string's `mayStart` reads: up to MAX_STEP before the sample and 8 from it. */
-const STARTS = new Uint8Array(MAX_STEP + 8);
+/**
+ * The chars a string's `mayStart` reads: the starts up to MAX_STEP before the sample and 8 bytes
+ * from it, and what `mayBreak` reads around a break in those (4 characters each side, up to 3
+ * single breaks skipped).
+ */
+const STARTS_BEFORE = MAX_STEP + 12;
+const STARTS_AFTER = 8 + 16;
+const STARTS = new Uint8Array(STARTS_BEFORE + STARTS_AFTER);
 const STARTS_VIEW = new DataView(STARTS.buffer);
+
+/** `mayShift` in a string. */
+function mayShiftText(t: Tables, text: string, x: number, n: number): boolean {
+  for (let i = x - 1; i > x - t.step && i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 92 || (c === 10 && mayBreakText(t, text, i, n))) return true;
+  }
+  return false;
+}
 
 /** `breakInRun` for the ASCII sample at x of a string. */
 function breakInText(t: Tables, text: string, x: number, n: number): boolean {
