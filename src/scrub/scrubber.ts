@@ -1608,22 +1608,25 @@ function scan(t: Tables, d: Uint8Array, from: number, limit: number, n: number, 
  * begins right after its line break.
  */
 function mayStart(t: Tables, d: Uint8Array, view: DataView, x: number, n: number, bits: number): boolean {
-  const { bloom, bloomShift, gram, gram2, gramShift } = t;
   for (let rest = bits; rest !== 0; rest &= rest - 1) {
     const o = 31 - Math.clz32(rest & -rest);
     const at = o === 0 ? x + 4 : x - o;
     if (at + 4 > n) return true;
     const p = view.getInt32(at, true);
-    if (hasBackslash(p) || (hasBreak(p) && startBreaks(t, d, at, n))) return true;
-    const g = p | FOLD;
-    const b = Math.imul(g, GOLDEN3) >>> bloomShift;
-    if (
-      (bloom[b >>> 5] & (1 << (b & 31))) !== 0 &&
-      ((gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift]) >>> (o === 0 ? 4 : 0)) & 1
-    )
-      return true;
+    if (hasBackslash(p) || (hasBreak(p) && startBreaks(t, d, at, n)) || startGram(t, p, o)) return true;
   }
   return false;
+}
+
+/** Whether the 4 bytes `p` of a start named by offset o are a pattern's gram at 0 (at 4 for o = 0). */
+function startGram(t: Tables, p: number, o: number): boolean {
+  const { bloom, bloomShift, gram, gram2, gramShift } = t;
+  const g = p | FOLD;
+  const b = Math.imul(g, GOLDEN3) >>> bloomShift;
+  return (
+    (bloom[b >>> 5] & (1 << (b & 31))) !== 0 &&
+    (((gram[Math.imul(g, GOLDEN) >>> gramShift] & gram2[Math.imul(g, GOLDEN2) >>> gramShift]) >>> (o === 0 ? 4 : 0)) & 1) === 1
+  );
 }
 
 /** Whether a line break in the 4 bytes at `at` (an LF, or a CR before one) passes `mayBreak`. */
@@ -1769,12 +1772,17 @@ function mayBreak(t: Tables, d: Uint8Array, p: number, n: number): boolean {
   if (p + 1 >= n || d[p + 1] === 10 || d[p + 1] === 13) return false;
   const before = d[p - 1] === 13 ? p - 2 : p - 1;
   if (before < 0 || d[before] === 10 || d[before] === 13) return false;
-  const pair = ((d[before] | 0x20) << 8) | (d[p + 1] | 0x20);
-  if ((t.pairs[pair >>> 5] & (1 << (pair & 31))) === 0) return false;
+  if (!pairPasses(t, d[before], d[p + 1])) return false;
   // Mostly no other break lies within 4 bytes: then the 4 bytes on each side are the characters.
   const after = p + 5 <= n && !hasBreak(wordAt(d, p + 1)) ? gramAt(d, p + 1) : charsFrom(d, p + 1, n) ? gramAt(AFTER, 0) : null;
   const ahead = before >= 3 && !hasBreak(wordAt(d, before - 3)) ? gramAt(d, before - 3) : charsTo(d, before) ? gramAt(AHEAD, 0) : null;
   return after === null || ahead === null || breaksPass(t, after, ahead);
+}
+
+/** Whether the characters just before and after a line break are a pair the break filter holds. */
+function pairPasses(t: Tables, before: number, after: number): boolean {
+  const pair = ((before | 0x20) << 8) | (after | 0x20);
+  return (t.pairs[pair >>> 5] & (1 << (pair & 31))) !== 0;
 }
 
 /** The 4 characters around a line break, with single line breaks among them skipped. */
@@ -1904,26 +1912,37 @@ function scanText(t: Tables, text: string, m: number[], start: number, stop: num
   return x > n - 4 ? n : x - step + 1;
 }
 
-/** `mayStart` in a string, on its chars around x as bytes (a char past ASCII as 0xff, in no pattern). */
+/** `mayStart` in a string, on its chars as bytes (a char past ASCII as 0xff, in no pattern). */
 function mayStartText(t: Tables, text: string, x: number, n: number, bits: number): boolean {
-  if (bits === 0) return false;
-  const a = Math.max(0, x - STARTS_BEFORE);
-  const b = Math.min(n, x + STARTS_AFTER);
-  for (let i = a; i < b; i++) {
-    const c = text.charCodeAt(i);
-    STARTS[i - a] = c < 0x80 ? c : 0xff;
+  for (let rest = bits; rest !== 0; rest &= rest - 1) {
+    const o = 31 - Math.clz32(rest & -rest);
+    const at = o === 0 ? x + 4 : x - o;
+    if (at + 4 > n) return true;
+    const p = charsWord(text, at);
+    if (hasBackslash(p) || (hasBreak(p) && startBreaksText(t, text, at, n)) || startGram(t, p, o)) return true;
   }
-  return mayStart(t, STARTS, STARTS_VIEW, x - a, b - a, bits);
+  return false;
 }
-/**
- * The chars a string's `mayStart` reads: the starts up to MAX_STEP before the sample and 8 bytes
- * from it, and what `mayBreak` reads around a break in those (4 characters each side, up to 3
- * single breaks skipped).
- */
-const STARTS_BEFORE = MAX_STEP + 12;
-const STARTS_AFTER = 8 + 16;
-const STARTS = new Uint8Array(STARTS_BEFORE + STARTS_AFTER);
-const STARTS_VIEW = new DataView(STARTS.buffer);
+
+/** `startBreaks` in a string. */
+function startBreaksText(t: Tables, text: string, at: number, n: number): boolean {
+  for (let i = at; i < at + 4; i++) {
+    const c = text.charCodeAt(i);
+    const lf = c === 10 ? i : c === 13 ? i + 1 : -1;
+    if (lf < 0) continue;
+    if (lf >= n || (text.charCodeAt(lf) === 10 && mayBreakText(t, text, lf, n))) return true;
+  }
+  return false;
+}
+
+/** The 4 chars at i as a little-endian word of bytes, a char past ASCII as 0xff. */
+function charsWord(text: string, i: number): number {
+  const c0 = text.charCodeAt(i);
+  const c1 = text.charCodeAt(i + 1);
+  const c2 = text.charCodeAt(i + 2);
+  const c3 = text.charCodeAt(i + 3);
+  return (c0 < 0x80 ? c0 : 0xff) | ((c1 < 0x80 ? c1 : 0xff) << 8) | ((c2 < 0x80 ? c2 : 0xff) << 16) | ((c3 < 0x80 ? c3 : 0xff) << 24);
+}
 
 /** `mayShift` in a string. */
 function mayShiftText(t: Tables, text: string, x: number, n: number): boolean {
@@ -1958,6 +1977,13 @@ function escapeInText(t: Tables, text: string, x: number, n: number): boolean {
 
 /** `mayBreak` in a string, on its chars around p as bytes (a char past ASCII as 0xff, in no pattern). */
 function mayBreakText(t: Tables, text: string, p: number, n: number): boolean {
+  // Mostly no other break lies within 4 characters: then `mayBreak`'s test is on these 8 as read.
+  const before = p > 0 && text.charCodeAt(p - 1) === 13 ? p - 2 : p - 1;
+  if (before >= 3 && p + 5 <= n) {
+    const ahead = charsWord(text, before - 3);
+    const after = charsWord(text, p + 1);
+    if (!hasBreak(ahead) && !hasBreak(after)) return pairPasses(t, ahead >>> 24, after & 0xff) && breaksPass(t, after | FOLD, ahead | FOLD);
+  }
   const a = Math.max(0, p - 16);
   const b = Math.min(n, p + 16);
   for (let i = a; i < b; i++) {
