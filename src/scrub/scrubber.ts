@@ -1640,9 +1640,9 @@ function startBreaks(t: Tables, d: Uint8Array, at: number, n: number): boolean {
 }
 
 /**
- * Whether a start the filter names by shifted bits may be tried (`sample`): only where a line break
- * that passes `mayBreak`, or a backslash, lies between the sample's first start and x; with none,
- * no start the sample covers has a break or an escape before x, so only its exact offsets count.
+ * Whether `sample` need try the starts the filter names by shifted bits: only where a line break
+ * that passes `mayBreak` (a wrapping form's own break does), or a backslash, lies between the
+ * sample's first start and x; with none, only the sample's exact offsets can start a match.
  */
 function mayShift(t: Tables, d: Uint8Array, x: number, n: number): boolean {
   for (let i = x - 1; i > x - t.step && i >= 0; i--) if (d[i] === 92 || (d[i] === 10 && mayBreak(t, d, i, n))) return true;
