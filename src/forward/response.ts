@@ -30,7 +30,6 @@ export function relayResponse(port: MessagePort, scrubber: Scrubber): void {
     else sendBody(body.idle());
   };
 
-  const tick = slicer();
   let tail = Promise.resolve();
   port.onmessage = ({ data }: MessageEvent<ResponsePart>) => {
     tail = tail
@@ -55,16 +54,18 @@ export function relayResponse(port: MessagePort, scrubber: Scrubber): void {
               : [],
         });
         break;
-      case 'body':
+      case 'body': {
         if (!(data.chunk instanceof Uint8Array)) return;
         clearTimeout(idle);
         // Piece by piece, each piece's release sent as it is scrubbed: no slice copies the whole chunk.
+        const tick = slicer();
         for (const piece of bytePieces(data.chunk)) {
           sendBody(body.push(piece));
           await tick();
         }
         if (!done) idle = setTimeout(release, IDLE_MS);
         break;
+      }
       case 'end':
         finish({ op: 'end' });
         break;
