@@ -2154,14 +2154,19 @@ export function scrubberOf(t: ScrubTables): Scrubber {
   };
 }
 
+/** The room a stream keeps for its next chunk beyond the bytes it holds: a piece of a big push, and more. */
+const STREAM_ROOM = 1 << 16;
+
 function openStream(t: Tables, options: ScrubStreamOptions = {}): ScrubStream {
   const idleMs = options.idleMs ?? IDLE_MS;
   const now = options.now ?? (() => performance.now());
   const hold = Math.max(0, t.horizon - 1);
-  // The last `hold` input bytes seen; those before `done` are out (released, or covered by a
-  // replacement already sent); those before `ctx` were released by idle() and are kept only to
-  // catch a form completing later.
-  let buf = EMPTY;
+  // The last `hold` input bytes seen, work[0, held); those before `done` are out (released, or
+  // covered by a replacement already sent); those before `ctx` were released by idle() and are
+  // kept only to catch a form completing later. A push appends its chunk behind them in place,
+  // so it allocates only its output.
+  let work = EMPTY;
+  let held = 0;
   let done = 0;
   let ctx = 0;
   let last = now();
@@ -2170,6 +2175,18 @@ function openStream(t: Tables, options: ScrubStreamOptions = {}): ScrubStream {
   const live = () => {
     if (ended) throw new Error('scrubber: the stream has ended');
   };
+  /** Keeps d[from..] as the held bytes: d is the caller's chunk, or a view of `work` from 0. */
+  const keep = (d: Uint8Array, from: number) => {
+    held = d.length - from;
+    if (d.buffer === work.buffer) work.copyWithin(0, from, d.length);
+    else {
+      // A copy, so the owner may transfer or reuse the chunk it passed.
+      if (work.length < held) work = new Uint8Array(Math.max(held, 2 * work.length));
+      work.set(d.subarray(from));
+    }
+    // A big chunk's room isn't kept after it.
+    if (work.length > STREAM_ROOM + held) work = work.slice(0, held);
+  };
   /** Releases d up to `limit` and keeps the last `hold` bytes. */
   const release = (d: Uint8Array, limit: number) => {
     const n = d.length;
@@ -2177,17 +2194,18 @@ function openStream(t: Tables, options: ScrubStreamOptions = {}): ScrubStream {
     // Behind released context a form may be completing: look from the start; else from `done`.
     const from = ctx > 0 ? 0 : done;
     if (limit > from) scan(t, d, from, limit, n, m);
-    const [out, covered] = emit(t, d, done, limit, m, counts);
+    const [emitted, covered] = emit(t, d, done, limit, m, counts);
+    // The output outlives this push: never a view of `work`, which the next push writes over.
+    const out = emitted.length && emitted.buffer === work.buffer ? emitted.slice() : emitted;
     const shift = Math.max(0, n - hold);
-    // A copy, so the owner may transfer or reuse the chunk it passed.
-    buf = d.slice(shift);
+    keep(d, shift);
     done = Math.max(0, Math.max(done, covered) - shift);
     ctx = Math.max(0, ctx - shift);
     return out;
   };
   const releaseAll = () => {
-    const out = release(buf, buf.length);
-    ctx = done = buf.length;
+    const out = release(work.subarray(0, held), held);
+    ctx = done = held;
     return out;
   };
   return {
@@ -2196,16 +2214,21 @@ function openStream(t: Tables, options: ScrubStreamOptions = {}): ScrubStream {
       last = now();
       if (t.count === 0) return chunk;
       let d = chunk;
-      if (buf.length) {
-        d = new Uint8Array(buf.length + chunk.length);
-        d.set(buf);
-        d.set(chunk, buf.length);
+      if (held) {
+        const n = held + chunk.length;
+        if (work.length < n) {
+          const room = new Uint8Array(Math.max(n, 2 * work.length));
+          room.set(work.subarray(0, held));
+          work = room;
+        }
+        work.set(chunk, held);
+        d = work.subarray(0, n);
       }
       return release(d, d.length - hold);
     },
     idle() {
       live();
-      if (t.count === 0 || now() - last < idleMs || done >= buf.length) return EMPTY;
+      if (t.count === 0 || now() - last < idleMs || done >= held) return EMPTY;
       return releaseAll();
     },
     idleIn() {
