@@ -66,7 +66,8 @@ export class AgentSession {
   async reply(command: AgentCommand): Promise<object> {
     this.used = undefined;
     try {
-      return this.clean(await this.answer(command), await this.scrubber());
+      const reply = await this.answer(command);
+      return this.clean(reply, this.used ?? (await this.scrubber()));
     } catch (error) {
       throw this.cleanError(error, await this.scrubber());
     }
