@@ -125,14 +125,12 @@ export function addHits(total: ScrubHit[], hits: readonly ScrubHit[]): ScrubHit[
  * small chunk is one piece, and yields after it when the thread's slice has run its time.
  */
 export async function pushSliced(stream: ScrubStream, chunk: Uint8Array): Promise<Uint8Array> {
+  const tick = slicer();
   if (chunk.length <= PIECE_BYTES) {
-    // slicer()'s two looks, the first taken as the push began: a small push is most pushes.
-    const own = performance.now();
     const released = stream.push(chunk);
-    if (sliceElapsed(own) >= SLICE_MS) await yieldThread();
+    await tick();
     return released;
   }
-  const tick = slicer();
   const out: Uint8Array[] = [];
   for (const piece of bytePieces(chunk)) {
     out.push(stream.push(piece));
