@@ -2175,15 +2175,23 @@ function openStream(t: Tables, options: ScrubStreamOptions = {}): ScrubStream {
   const live = () => {
     if (ended) throw new Error('scrubber: the stream has ended');
   };
+  /** Room for `n` bytes in `work`, the held bytes kept. */
+  const room = (n: number) => {
+    if (work.length >= n) return;
+    const grown = new Uint8Array(Math.max(n, 2 * work.length));
+    grown.set(work.subarray(0, held));
+    work = grown;
+  };
   /** Keeps d[from..] as the held bytes: d is the caller's chunk, or a view of `work` from 0. */
   const keep = (d: Uint8Array, from: number) => {
-    held = d.length - from;
+    const n = d.length - from;
     if (d.buffer === work.buffer) work.copyWithin(0, from, d.length);
     else {
       // A copy, so the owner may transfer or reuse the chunk it passed.
-      if (work.length < held) work = new Uint8Array(Math.max(held, 2 * work.length));
+      room(n);
       work.set(d.subarray(from));
     }
+    held = n;
     // A big chunk's room isn't kept after it.
     if (work.length > STREAM_ROOM + held) work = work.slice(0, held);
   };
@@ -2215,14 +2223,9 @@ function openStream(t: Tables, options: ScrubStreamOptions = {}): ScrubStream {
       if (t.count === 0) return chunk;
       let d = chunk;
       if (held) {
-        const n = held + chunk.length;
-        if (work.length < n) {
-          const room = new Uint8Array(Math.max(n, 2 * work.length));
-          room.set(work.subarray(0, held));
-          work = room;
-        }
+        room(held + chunk.length);
         work.set(chunk, held);
-        d = work.subarray(0, n);
+        d = work.subarray(0, held + chunk.length);
       }
       return release(d, d.length - hold);
     },
