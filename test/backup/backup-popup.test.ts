@@ -357,25 +357,31 @@ describe('a file in the popup, read bounded and stoppable', function () {
   it("reads a .env file with a 24 MiB value off the popup's thread: the popup's heartbeat waits no longer than for a small file, and the value is refused by its length", async () => {
     await welcomed();
     await openPlainPopup();
-    // The baseline, in the same run: the same restore of a small file. The best of up to three
-    // pairs: a load of the machine's (a collection of another test's) can hold one pair's beat.
+    // The baseline, in the same run: the same restore of a small file, its heartbeat kept beating
+    // as long as the big file's took (as besideBaseline in test/helpers/heartbeat.ts does), so that
+    // a pause of the machine's own is as likely in either window. The best of up to five pairs.
     let small = 0;
     let big = Number.POSITIVE_INFINITY;
-    for (let pair = 0; pair < 3 && big - small >= 50; pair++) {
-      await popup.click('Restore…');
-      await makeFile(JSON.stringify('SMALL_ONE=small-value-1\n'), 'small.env');
-      await popupBeat.start();
-      await dropMade();
-      await popup.shows('What restoring does');
-      const smallNow = await popupBeat.stop();
-      await popup.click('Cancel');
+    for (let pair = 0; pair < 5 && big - small >= 50; pair++) {
       await popup.click('Restore…');
       expect(await makeFile(`'SMALL=small-value-1\\nBIG="' + 'v'.repeat(24 * 1024 * 1024) + '"\\n'`, 'big.env')).to.be.above(24 * 1024 * 1024);
       await popupBeat.start();
+      const start = performance.now();
       await dropMade();
       const preview = await popup.shows('What restoring does', 60_000);
+      const ms = performance.now() - start;
       const bigNow = await popupBeat.stop();
       expect(preview).to.match(/BIG\s+secret\s+invalid: line 2: values longer than 65536 bytes aren't accepted/);
+      await popup.click('Cancel');
+      await popup.click('Restore…');
+      await makeFile(JSON.stringify('SMALL_ONE=small-value-1\n'), 'small.env');
+      await popupBeat.start();
+      const from = performance.now();
+      await dropMade();
+      await popup.shows('What restoring does');
+      const rest = ms - (performance.now() - from);
+      if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+      const smallNow = await popupBeat.stop();
       await popup.click('Cancel');
       if (bigNow - smallNow < big - small) [small, big] = [smallNow, bigNow];
     }
