@@ -108,7 +108,7 @@ try {
     row(`\`put\` (a new name among ${c.records}), p99`, ms(c.raw.putP99), ms(c.raw.writeP99), r.putP99, '≤ 2×', r.putP99 <= 2);
     console.log(
       `\nA fresh profile's first boot, which makes the key, took ${ms(empty.first)} (not counted above). ` +
-        "`push` times are means of batches of 10 (the page's timer ticks in 100 µs steps); `put`'s baseline is one readwrite transaction of the same name and value in a bare document at the vault origin.",
+        "The bench page is cross-origin isolated, as bios is; `push` times are means of batches of 10 (its timer ticks in 5 µs steps); `put`'s baseline is one readwrite transaction of the same name and value in a bare document at the vault origin.",
     );
     console.log(
       `Each run's ratios: ${Object.entries(c.each)
