@@ -46,6 +46,13 @@ async function measure(port: MessagePort, count: number) {
   return { sequential, pipelined };
 }
 
+type Rates = Awaited<ReturnType<typeof measure>>;
+/** Two measures of the same count as one: requests over the time both took. */
+const both = ([a, b]: Rates[]): Rates => ({
+  sequential: 2 / (1 / a!.sequential + 1 / b!.sequential),
+  pipelined: 2 / (1 / a!.pipelined + 1 / b!.pipelined),
+});
+
 /** One request and its reply (events that come meanwhile are not it). */
 function ask(port: MessagePort, message: { id: number; [field: string]: unknown }): Promise<any> {
   return new Promise((resolve) => {
@@ -216,11 +223,17 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   await ask(agent, { v: 1, id: id++, op: 'redactStream', stream: 'bench' });
   let fresh = 0;
   for (let run = 0; run < runs; run++) {
-    // The two take turns to go first.
-    const first = run % 2 === 0 ? page : echo;
-    const a = await measure(first, 1000);
-    const b = await measure(first === page ? echo : page, 1000);
-    const [v, e] = first === page ? [a, b] : [b, a];
+    // Each side warmed up, then 500 each way and 500 the other (ABBA): the first measure after
+    // the last run's boots is slow, whichever side it is, and that alone moved alternate runs'
+    // ratios by 0.3×. The two take turns to open.
+    const [x, y] = run % 2 === 0 ? [page, echo] : [echo, page];
+    const halves = new Map<MessagePort, Rates[]>([
+      [page, []],
+      [echo, []],
+    ]);
+    for (const port of [x, y]) await measure(port, 200);
+    for (const port of [x, y, y, x]) halves.get(port)!.push(await measure(port, 500));
+    const [v, e] = [both(halves.get(page)!), both(halves.get(echo)!)];
     ratios.sequential!.push(v.sequential / e.sequential);
     ratios.pipelined!.push(v.pipelined / e.pipelined);
     const pushed: number[] = [];

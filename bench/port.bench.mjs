@@ -55,6 +55,8 @@ async function recordProfile(page) {
   const cdp = await page.context().newCDPSession(page);
   const recorded = new Promise((resolve) => cdp.on('Profiler.consoleProfileFinished', (e) => resolve(e.profile)));
   await cdp.send('Profiler.enable');
+  // A sample every 25 µs: at the default 1 ms, 1,000 pushes of 30 µs give a hundred samples.
+  await cdp.send('Profiler.setSamplingInterval', { interval: 25 });
   return { recorded };
 }
 // `gc()` for the pages: each redact measurement starts on a collected heap (bench/port-page.ts).
