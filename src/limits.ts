@@ -148,10 +148,13 @@ export function checkRedactBytes(texts: readonly (string | Uint8Array)[]): void 
 export function queuedSize(data: unknown): number {
   let total = 0;
   let budget = MAX_REDACT_TEXTS + 1;
-  const buffers = new Set<ArrayBufferLike>();
+  // The first buffer apart: a request carries one at most but for `redact`'s texts.
+  let first: ArrayBufferLike | undefined;
+  let more: Set<ArrayBufferLike> | undefined;
   const buffer = (b: ArrayBufferLike) => {
-    if (buffers.has(b)) return;
-    buffers.add(b);
+    if (b === first || more?.has(b)) return;
+    if (first === undefined) first = b;
+    else (more ??= new Set()).add(b);
     total += b.byteLength;
   };
   const add = (v: unknown, depth: number): void => {

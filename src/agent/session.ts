@@ -205,7 +205,10 @@ export class AgentSession {
     if (Array.isArray(value)) return value.map((v) => this.clean(v, scrubber, depth + 1)) as T;
     if (!value || typeof value !== 'object' || value instanceof Uint8Array) return value;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = SCRUBBED.has(k) ? v : this.clean(v, scrubber, depth + 1);
+    for (const k in value) {
+      const v = (value as Record<string, unknown>)[k];
+      out[k] = SCRUBBED.has(k) ? v : this.clean(v, scrubber, depth + 1);
+    }
     return out as T;
   }
 

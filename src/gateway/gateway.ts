@@ -259,9 +259,9 @@ export class Gateway {
 /** The buffers of a reply's scrubbed bytes (`texts`, `chunk`), each once. */
 function replyBuffers(reply: object): ArrayBuffer[] {
   const { texts, chunk } = reply as { texts?: unknown; chunk?: unknown };
+  const big = (t: unknown): t is Uint8Array<ArrayBuffer> => t instanceof Uint8Array && t.buffer instanceof ArrayBuffer && t.byteLength > 64 * 1024;
+  if (!Array.isArray(texts)) return big(chunk) ? [chunk.buffer] : [];
   const buffers = new Set<ArrayBuffer>();
-  for (const t of [...(Array.isArray(texts) ? texts : []), chunk]) {
-    if (t instanceof Uint8Array && t.buffer instanceof ArrayBuffer && t.byteLength > 64 * 1024) buffers.add(t.buffer);
-  }
+  for (const t of [...texts, chunk]) if (big(t)) buffers.add(t.buffer);
   return [...buffers];
 }
