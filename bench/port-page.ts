@@ -232,16 +232,13 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     // the last run's boots is slow, whichever side it is, and that alone moved alternate runs'
     // ratios by 0.3×. The two take turns to open.
     const [x, y] = run % 2 === 0 ? [page, echo] : [echo, page];
-    const halves = new Map<MessagePort, Rates[]>([
-      [page, []],
-      [echo, []],
-    ]);
     for (const port of [x, y]) await measure(port, 200);
     // On a collected heap, as `redact`'s runs: 1,000 pipelined take 15 ms, and the boots' garbage
     // collected in one of them halved two runs' ratios in every bench.
     (globalThis as { gc?: () => void }).gc?.();
-    for (const port of [x, y, y, x]) halves.get(port)!.push(await measure(port, 1000));
-    const [v, e] = [both(halves.get(page)!), both(halves.get(echo)!)];
+    const turns = { vault: [] as Rates[], echo: [] as Rates[] };
+    for (const port of [x, y, y, x]) turns[port === page ? 'vault' : 'echo'].push(await measure(port, 1000));
+    const [v, e] = [both(turns.vault), both(turns.echo)];
     ratios.sequential!.push(v.sequential / e.sequential);
     ratios.pipelined!.push(v.pipelined / e.pipelined);
     const pushed: number[] = [];
