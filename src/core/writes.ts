@@ -110,7 +110,7 @@ export class Writes {
     const state = await served.state(namespace);
     let written: Awaited<ReturnType<Records['write']>>;
     try {
-      written = await records.write(namespace, held, input, { ...how, existing: state.records.get(input.name) ?? null });
+      written = await records.write(namespace, held, input, { ...how, existing: state.records.get(input.name) ?? null, meta: state.meta });
     } catch (error) {
       // The vault's key changed under this document (README, Key store and lock): it drops its own.
       if (error instanceof VaultError && error.code === 'EACCES') await keys.recheck();

@@ -60,14 +60,28 @@ const sealer = (existing: StoredRecord | undefined, input: RecordInput) =>
   existing?.source === 'process' && existing.uid !== undefined ? existing.uid : input.uid;
 /**
  * How a write goes: `existing` is the record as the caller last saw it (from memory; read here
- * when not given), `check` may refuse the rotation, `answers` picks the pending request of the
- * namespace the write answers (or throws), which ends `done` in the same transaction.
+ * when not given), `meta` its namespace's meta as seen beside it, `check` may refuse the rotation,
+ * `answers` picks the pending request of the namespace the write answers (or throws), which ends
+ * `done` in the same transaction.
  */
 export interface WriteOptions {
   existing?: StoredRecord | null;
+  meta?: NamespaceMeta;
   check?: RotationCheck;
   actor?: Actor;
   answers?: (pending: StoredRequest[]) => StoredRequest[];
+}
+
+/**
+ * The namespace's meta after writing `record` over `current`, from counters known to be right; null
+ * past a limit of README, Limits (or when the counters aren't kept: the caller counts them).
+ */
+function within(before: NamespaceMeta, current: StoredRecord | undefined, record: StoredRecord): NamespaceMeta | null {
+  const { valueBytes, recordCount } = before;
+  if (valueBytes === undefined || recordCount === undefined) return null;
+  const grown = valueBytesOf(record) - (current ? valueBytesOf(current) : 0);
+  if ((!current && recordCount >= MAX_RECORDS) || valueBytes + grown > MAX_VALUE_TOTAL) return null;
+  return bumped(before, before.namespace, { values: true, valueBytes: valueBytes + grown, recordCount: recordCount + (current ? 0 : 1) });
 }
 
 /** Two reads of a record are of the same version: same id and same revision. */
@@ -96,6 +110,7 @@ export class Records {
     const checkId = keyOrHeld instanceof CryptoKey ? null : keyOrHeld.check;
     const { check, actor = {}, answers } = options;
     let seen = options.existing;
+    let known = options.meta;
     for (let attempt = 0; attempt < 5; attempt++) {
       const existing = seen === undefined ? await this.get(namespace, input.name) : (seen ?? undefined);
       seen = undefined;
@@ -126,45 +141,53 @@ export class Records {
         ...((input.account ?? existing?.account) !== undefined && { account: input.account ?? existing?.account }),
         ...(input.source === 'process' && sealer(existing, input) !== undefined && { uid: sealer(existing, input) }),
       };
-      const tx = this.db.transaction(['records', 'namespaces', 'audit', 'requests', 'keys'], 'readwrite');
+      const tx = this.db.transaction(
+        answers ? ['records', 'namespaces', 'audit', 'keys', 'requests'] : ['records', 'namespaces', 'audit', 'keys'],
+        'readwrite',
+      );
+      const writeAll = (meta: NamespaceMeta, answered: StoredRequest[]) =>
+        Promise.all([
+          tx.objectStore('records').put(record),
+          tx.objectStore('namespaces').put(meta),
+          addAudit(tx, namespace, now, { type: 'seal', name: input.name, kind: input.kind, source: input.source, rotated: !!existing, ...actor }),
+          ...answered.map((r) => tx.objectStore('requests').put(r)),
+        ]).then(([, , entry]) => entry);
       try {
         // Every read at once, then every write at once: a transaction's requests run in order
         // anyway, and each await would be a round trip to the browser's storage.
-        const [stored, current, metaBefore, requests] = await Promise.all([
+        const reading = Promise.all([
           checkId !== null ? tx.objectStore('keys').get('check') : null,
           tx.objectStore('records').index('byName').get([namespace, input.name]),
           tx.objectStore('namespaces').get(namespace),
           answers ? tx.objectStore('requests').index('byNamespace').getAll(namespace) : [],
         ]);
+        // The caller's meta, if the reads find it still at its revision, is the stored one (every
+        // write moves the revision): the writes computed from it go out with the reads, in one
+        // round trip, and a check below that fails aborts them with the transaction.
+        const ahead = !answers && known ? within(known, existing, record) : null;
+        const early = ahead ? writeAll(ahead, []) : null;
+        early?.catch(() => {});
+        const [stored, current, metaBefore, requests] = await reading;
         if (checkId !== null && (stored?.slot !== 'check' || stored.id !== checkId)) throw keyChanged(tx);
-        if (!sameVersion(current, existing)) {
-          tx.abort(); // another document created, rotated or purged it meanwhile: read again
+        if (!sameVersion(current, existing) || (ahead && (!metaBefore || revOf(metaBefore) !== revOf(known!)))) {
+          tx.abort(); // another document wrote it or its namespace meanwhile: read again
           await tx.done.catch(() => {});
+          seen = known = undefined;
           continue;
         }
-        // The namespace's limits (README, Limits), checked where the write happens: past one, nothing changes.
-        const used = metaBefore?.valueBytes ?? (await this.countValueBytes(tx, namespace));
-        const held = metaBefore?.recordCount ?? (await countRecords(tx, namespace));
-        if (!current && held >= MAX_RECORDS) throw tooManyRecords();
-        const grown = valueBytesOf(record) - (current ? valueBytesOf(current) : 0);
-        if (used + grown > MAX_VALUE_TOTAL) throw tooManyValueBytes();
-        if (current?.usedAt !== undefined) record.usedAt = current.usedAt;
-        const pending = requests.filter((r) => stateAt(r, now) === 'pending').sort(oldestFirst);
-        const answered = (answers?.(pending) ?? []).map((r) => ({ ...r, state: 'done' as const, placeholder, name: r.name ?? input.name }));
-        const meta = bumped(metaBefore, namespace, { values: true, valueBytes: used + grown, recordCount: held + (current ? 0 : 1) });
-        const [, , entry] = await Promise.all([
-          tx.objectStore('records').put(record),
-          tx.objectStore('namespaces').put(meta),
-          addAudit(tx, namespace, now, {
-            type: 'seal',
-            name: input.name,
-            kind: input.kind,
-            source: input.source,
-            rotated: !!existing,
-            ...actor,
-          }),
-          ...answered.map((r) => tx.objectStore('requests').put(r)),
-        ]);
+        let meta = ahead;
+        let answered: StoredRequest[] = [];
+        if (!meta) {
+          // The namespace's limits (README, Limits), checked where the write happens: past one, nothing changes.
+          const valueBytes = metaBefore?.valueBytes ?? (await this.countValueBytes(tx, namespace));
+          const recordCount = metaBefore?.recordCount ?? (await countRecords(tx, namespace));
+          meta = within({ ...(metaBefore ?? emptyMeta(namespace)), valueBytes, recordCount }, current, record);
+          if (!meta) throw !current && recordCount >= MAX_RECORDS ? tooManyRecords() : tooManyValueBytes();
+          if (current?.usedAt !== undefined) record.usedAt = current.usedAt;
+          const pending = requests.filter((r) => stateAt(r, now) === 'pending').sort(oldestFirst);
+          answered = (answers?.(pending) ?? []).map((r) => ({ ...r, state: 'done' as const, placeholder, name: r.name ?? input.name }));
+        }
+        const entry = await (early ?? writeAll(meta, answered));
         await tx.done;
         const delta: Delta = { namespace, rev: revOf(meta), meta, records: [record], audit: [entry], ...(answered.length > 0 && { requests: answered }) };
         return { record, rotated: !!existing, delta };

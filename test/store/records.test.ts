@@ -4,8 +4,19 @@ import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { deleteDB } from 'idb';
 import { autoUnlock, readLock } from '../../src/lock/index.ts';
-import { Namespaces, PURGE_AFTER_MS, type RecordInput, Records, type VaultDb, auditPage, decryptValue, openVaultDb } from '../../src/store/index.ts';
+import {
+  Namespaces,
+  PURGE_AFTER_MS,
+  type RecordInput,
+  Records,
+  type VaultDb,
+  auditPage,
+  decryptValue,
+  openVaultDb,
+  valueBytesOf,
+} from '../../src/store/index.ts';
 import { newPlaceholder } from '../../src/validate.ts';
+import type { VaultError } from '../../src/errors.ts';
 import { canary, findCanaries } from '../helpers/vault.ts';
 
 const opened: VaultDb[] = [];
@@ -68,6 +79,15 @@ describe('records', () => {
     for (const db of opened.splice(0)) db.close();
     await deleteDB(dbName);
   });
+
+  /** The namespace holds these names, its counters are a recount of them, and it moved `rev` times with an audit entry each. */
+  async function expectCounted(names: string[], rev: number) {
+    const all = await records.all(NS);
+    const meta = await records.meta(NS);
+    expect(all.map((r) => r.name).sort()).to.deep.equal([...names].sort());
+    expect([meta.rev, meta.recordCount, meta.valueBytes]).to.deep.equal([rev, all.length, all.reduce((n, r) => n + valueBytesOf(r), 0)]);
+    expect((await auditPage(db, NS, undefined, 1000)).audit).to.have.length(rev);
+  }
 
   it('stores the value only as ciphertext, which decrypts to it', async () => {
     const value = canary();
@@ -222,6 +242,36 @@ describe('records', () => {
     expect(all.map((r) => r.name)).to.deep.equal(Array.from({ length: 10 }, (_, i) => `RACE_${i}`));
     expect((await records.meta(NS)).scrubVersion).to.equal(40);
     expect((await auditPage(db, NS, undefined, 1000)).audit).to.have.length(40);
+  });
+
+  // A write given its namespace's meta sends its writes with its reads (src/store/records.ts):
+  // these hold it to the meta it reads, not the one it was given.
+  it('a write from a meta another write has since moved is undone and made again from the stored one', async () => {
+    const { delta } = await records.write(NS, key, secret('FIRST', canary()));
+    await records.write(NS, key, secret('SECOND', canary()));
+    const third = await records.write(NS, key, secret('THIRD', canary()), { existing: null, meta: delta.meta });
+    expect(third.delta.rev).to.equal(3);
+    await expectCounted(['FIRST', 'SECOND', 'THIRD'], 3);
+  });
+
+  it('two connections writing at once, each from the meta it last saw, lose nothing', async () => {
+    const other = new Records(await open(), () => now);
+    const { delta } = await records.write(NS, key, secret('START', canary()));
+    const seen = [delta.meta, delta.meta];
+    const writes = Array.from({ length: 30 }, async (_, i) => {
+      const { delta } = await [records, other][i % 2]!.write(NS, key, secret(`RACE_${i % 12}`, 'v'.repeat(1 + i)), { meta: seen[i % 2] });
+      seen[i % 2] = delta.meta;
+    });
+    await Promise.all(writes);
+    await expectCounted([...Array.from({ length: 12 }, (_, i) => `RACE_${i}`), 'START'], 31);
+  });
+
+  it("a write from a known meta under a key that is no longer the vault's writes nothing", async () => {
+    const { delta } = await records.write(NS, key, secret('KEPT', canary()));
+    let refused: unknown;
+    await records.write(NS, { key, check: 'forged', epoch: 0 }, secret('FORGED', canary()), { existing: null, meta: delta.meta }).catch((e) => (refused = e));
+    expect((refused as VaultError)?.code).to.equal('EACCES');
+    await expectCounted(['KEPT'], 1);
   });
 
   it("one namespace never sees another one's records", async () => {
