@@ -51,7 +51,16 @@ export class Reads {
   }
 
   async status(namespace: string): Promise<VaultStatus> {
-    const state = await this.parts.served.state(namespace);
+    return this.statusNow(namespace) ?? this.statusIn(namespace, await this.parts.served.state(namespace));
+  }
+
+  /** `status` at once, once the namespace is in memory (undefined before). */
+  statusNow(namespace: string): VaultStatus | undefined {
+    const state = this.parts.served.loadedState(namespace);
+    return state && this.statusIn(namespace, state);
+  }
+
+  private statusIn(namespace: string, state: NamespaceState): VaultStatus {
     const records = state.all();
     return this.statusOf(namespace, {
       meta: state.meta,

@@ -42,6 +42,8 @@ export interface ServedParts {
 export class Served {
   /** Each namespace this document serves, in memory from its first use. */
   private readonly states = new Map<string, Promise<NamespaceState>>();
+  /** The same, from the moment each is loaded: what `state()` answers, without a wait. */
+  private readonly loaded = new Map<string, NamespaceState>();
   private readonly listeners = new Set<ChangeListener>();
   private expiryTimer?: ReturnType<typeof setTimeout>;
   /** The lock kinds set: vault-wide, read at open and again when a document says the lock changed. */
@@ -60,11 +62,20 @@ export class Served {
     return this.states.has(namespace);
   }
 
+  /** The namespace in memory if its load is done, else undefined: for a reply from memory without a wait. */
+  loadedState(namespace: string): NamespaceState | undefined {
+    return this.loaded.get(namespace);
+  }
+
   /** The namespace in memory, loaded in one read at its first use (an embedder's hello). */
   state(namespace: string): Promise<NamespaceState> {
     let state = this.states.get(namespace);
     if (!state) {
-      state = this.load(namespace).then((loaded) => new NamespaceState(namespace, this.parts.builtin, loaded));
+      state = this.load(namespace).then((loaded) => {
+        const state = new NamespaceState(namespace, this.parts.builtin, loaded);
+        this.loaded.set(namespace, state);
+        return state;
+      });
       state.catch(() => this.states.get(namespace) === state && this.states.delete(namespace));
       this.states.set(namespace, state);
     }

@@ -16,6 +16,8 @@ const status = { version: 'x', protocol: 1, origin: ORIGIN, locked: false, lock:
 function standIn(overrides: Record<string, (...args: any[]) => unknown> = {}) {
   const reads = {
     status: async () => status,
+    // As before a namespace's load is done: `status` goes the way that waits.
+    statusNow: () => undefined,
     welcome: async () => status,
     newestScrubber: async () => undefined,
     placeholders: async () => ({ placeholders: [], scrub: { needed: false, version: 0, ready: true } }),
