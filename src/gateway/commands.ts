@@ -151,7 +151,7 @@ export const PAGE_OPS: Record<string, OpParser<PageCommand>> = {
 export function parsePageCommand(op: string, fields: Fields, ports: readonly MessagePort[]): PageCommand & { person?: true } {
   const parser = Object.hasOwn(PAGE_OPS, op) ? PAGE_OPS[op] : undefined;
   if (!parser) throw new VaultError('ENOTSUP', `${op} is not an op of this vault`);
-  for (const field in fields) if (!parser.fields.includes(field)) throw einval(`${op} has no field ${field}`);
+  for (const field in fields) if (!parser.fields.includes(field)) throw einval(`${op} has no field ${field || '""'}`);
   const command = parser.parse(fields, ports);
   return parser.person ? { ...command, person: true } : command;
 }

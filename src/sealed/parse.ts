@@ -14,7 +14,8 @@ function string(req: Fields, field: string, max: number, optional = false): stri
 
 function only(req: Fields, allowed: string[]) {
   const extra = Object.keys(req).find((k) => k !== 'op' && !allowed.includes(k));
-  if (extra) throw einval(extra.length <= MAX_TOKEN ? `${String(req.op)} has no field ${extra}` : `${String(req.op)} has a field it doesn't know`);
+  if (extra !== undefined)
+    throw einval(extra.length <= MAX_TOKEN ? `${String(req.op)} has no field ${extra || '""'}` : `${String(req.op)} has a field it doesn't know`);
 }
 
 /** A /dev/sealed request, from its object or JSON text; EINVAL names the field that is wrong. */

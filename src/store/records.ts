@@ -172,6 +172,7 @@ export class Records {
         if (!sameVersion(current, existing) || (ahead && (!metaBefore || revOf(metaBefore) !== revOf(known!)))) {
           tx.abort(); // another document wrote it or its namespace meanwhile: read again
           await tx.done.catch(() => {});
+          if (ahead) attempt--; // once at most: the next attempts read first
           seen = known = undefined;
           continue;
         }

@@ -134,6 +134,7 @@ describe('the gateway, built directly', () => {
     const port = await connect(gateway, parent);
     expect((await port.reply(port.send('remove', { name: 42 }))).error).to.deep.equal({ code: 'EINVAL', message: 'name must be a string' });
     expect((await port.reply(port.send('remove', { name: 'A', extra: 1 }))).error.message).to.equal('remove has no field extra');
+    expect((await port.reply(port.send('status', { '': 1 }))).error).to.deep.equal({ code: 'EINVAL', message: 'status has no field ""' });
     expect(reached).to.equal(false);
   });
 });

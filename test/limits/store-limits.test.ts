@@ -51,18 +51,24 @@ describe('the stores refuse past their limits', () => {
   });
 
   it('a namespace holds 10,000 records; the 10,001st is EINVAL and changes nothing, a rotation still works', async () => {
-    await fill(db, MAX_RECORDS - 1, 8);
+    await fill(db, MAX_RECORDS - 2, 8);
     const records = new Records(db);
+    await records.write(NS, key, secret('PENULTIMATE', 'value-number-9999'));
+    const roomForOne = await records.meta(NS);
     await records.write(NS, key, secret('LAST', 'value-number-10000'));
     const before = await records.meta(NS);
-    let refused: unknown;
-    await records.write(NS, key, secret('ONE_MORE', 'value-number-10001')).catch((e) => (refused = e));
-    expect((refused as { body?: unknown })?.body).to.deep.equal({
-      code: 'EINVAL',
-      message: 'a namespace holds at most 10,000 records (removed ones count until purged)',
-    });
-    expect(await records.get(NS, 'ONE_MORE')).to.equal(undefined);
-    expect(await records.meta(NS)).to.deep.equal(before);
+    // Refused alike from the store alone, from a document holding the meta as it is, and from one
+    // holding it a write behind (room for one more: its writes go out early and are undone).
+    for (const options of [{}, { existing: null, meta: before }, { existing: null, meta: roomForOne }]) {
+      let refused: unknown;
+      await records.write(NS, key, secret('ONE_MORE', 'value-number-10001'), options).catch((e) => (refused = e));
+      expect((refused as { body?: unknown })?.body).to.deep.equal({
+        code: 'EINVAL',
+        message: 'a namespace holds at most 10,000 records (removed ones count until purged)',
+      });
+      expect(await records.get(NS, 'ONE_MORE')).to.equal(undefined);
+      expect(await records.meta(NS)).to.deep.equal(before);
+    }
     const { rotated } = await records.write(NS, key, secret('LAST', 'value-number-10000-rotated'));
     expect(rotated).to.equal(true);
     // Another namespace has limits of its own.
@@ -135,11 +141,17 @@ describe('the stores refuse past their limits', () => {
     await fill(db, MAX_VALUE_TOTAL / full - 1, full);
     let now = Date.UTC(2026, 10, 30);
     const records = new Records(db, () => now);
+    await records.write(NS, key, secret('LAST', 'x'.repeat(full - 8)));
+    const roomForEight = await records.meta(NS);
     await records.write(NS, key, secret('LAST', 'x'.repeat(full)));
-    expect((await records.meta(NS)).valueBytes).to.equal(MAX_VALUE_TOTAL);
-    let refused: unknown;
-    await records.write(NS, key, secret('ONE_MORE', 'x'.repeat(8))).catch((e) => (refused = e));
-    expect((refused as { body?: unknown })?.body).to.deep.equal({ code: 'EINVAL', message: 'a namespace holds at most 16 MiB of values in all' });
+    const before = await records.meta(NS);
+    expect(before.valueBytes).to.equal(MAX_VALUE_TOTAL);
+    for (const options of [{}, { existing: null, meta: before }, { existing: null, meta: roomForEight }]) {
+      let refused: unknown;
+      await records.write(NS, key, secret('ONE_MORE', 'x'.repeat(8)), options).catch((e) => (refused = e));
+      expect((refused as { body?: unknown })?.body).to.deep.equal({ code: 'EINVAL', message: 'a namespace holds at most 16 MiB of values in all' });
+      expect(await records.meta(NS)).to.deep.equal(before);
+    }
     // Growing a value counts its new size; shrinking one makes room.
     await records.write(NS, key, secret('LAST', 'x'.repeat(full - 8)));
     await records.write(NS, key, secret('ONE_MORE', 'y'.repeat(8)));

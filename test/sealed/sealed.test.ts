@@ -240,6 +240,7 @@ describe('/dev/sealed', () => {
         [{ op: 'request', kind: 'oauth', provider: 'github' }, 'oauth must be an object'],
         [{ op: 'cancel' }, 'id must be a non-empty string'],
         [{ op: 'list', extra: 1 }, 'list has no field extra'],
+        [{ op: 'list', '': 1 }, 'list has no field ""'],
       ];
       for (const [req, message] of cases) {
         const reply = await sealed(page, req);
