@@ -135,7 +135,7 @@ export class Gateway {
 
   private page(namespace: string, op: string, fields: Fields, ports: readonly MessagePort[]): object | Promise<object> {
     const command = parsePageCommand(op, fields, ports);
-    // bios's most frequent op, from memory without a wait once the namespace is in (README, Benchmarks).
+    // bios's most frequent op, from memory without a wait once the namespace is in (docs/benchmarks.md, seventh pass).
     const status = command.op === 'status' ? this.vault.reads.statusNow(namespace) : undefined;
     return status ? { status } : this.runPage(namespace, command);
   }
