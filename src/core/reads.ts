@@ -167,6 +167,11 @@ export class Reads {
     return (await this.parts.served.state(namespace)).all();
   }
 
+  /** The namespace's revision in memory. */
+  async rev(namespace: string): Promise<number> {
+    return (await this.parts.served.state(namespace)).rev;
+  }
+
   /** The namespace's scrub version, from memory. */
   async scrubVersion(namespace: string): Promise<number> {
     return (await this.parts.served.state(namespace)).meta.scrubVersion;

@@ -11,6 +11,7 @@ import {
   type Actor,
   type AuditDraft,
   type Change,
+  type Decided,
   type Namespaces,
   type NewRequest,
   PURGE_AFTER_MS,
@@ -233,11 +234,13 @@ export class Writes {
   /**
    * A reveal to the kernel's exec (README, Exec): counted against the namespace's rates, audited
    * and its records marked used, in one transaction; past a rate, the refusal is audited instead.
+   * Null, with nothing written, when what it was decided on has changed since.
    */
-  async reveal(namespace: string, kind: ExecKind, limits: Limits, ids: string[], entries: (refused: string | null) => RevealDraft[]) {
-    const { refused, delta } = await this.parts.reveals.reveal(namespace, kind, limits, ids, entries);
-    await this.parts.served.commit(delta, ['audit']);
-    return { refused };
+  async reveal(namespace: string, kind: ExecKind, limits: Limits, ids: string[], entries: (refused: string | null) => RevealDraft[], decided: Decided) {
+    const done = await this.parts.reveals.reveal(namespace, kind, limits, ids, entries, decided);
+    if (!done) return null;
+    await this.parts.served.commit(done.delta, ['audit']);
+    return { refused: done.refused };
   }
 
   /** An exec refused before the rates: its audit entries. */

@@ -12,9 +12,20 @@ import type { SealedVault } from './port.ts';
 export async function materialize(vault: SealedVault, namespace: string, env: Record<string, string>, stamp: Stamp): Promise<SealedReply> {
   const exec = stamp.exec;
   if (!exec) throw einval("materialize needs the kernel's exec in the stamp");
+  // A reveal is written only if nothing it was decided on changed meanwhile (a value, a removal, a
+  // policy, a lock): else it is decided again, from what is stored then.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const reply = await decide(vault, namespace, env, stamp, exec);
+    if (reply) return reply;
+  }
+  throw new VaultError('EAGAIN', 'the vault changed while this exec was decided; try again');
+}
+
+/** One decision and its reveal; null when the vault changed before the reveal was written. */
+async function decide(vault: SealedVault, namespace: string, env: Record<string, string>, stamp: Stamp, exec: NonNullable<Stamp['exec']>) {
   // A value, policy or lock another document has just written is in effect for the decision.
   await vault.reads.fresh(namespace);
-  const [records, effect] = await Promise.all([vault.reads.all(namespace), vault.reads.inEffect(namespace)]);
+  const [rev, records, effect] = await Promise.all([vault.reads.rev(namespace), vault.reads.all(namespace), vault.reads.inEffect(namespace)]);
   const byPlaceholder = new Map(records.map((r) => [r.placeholder, r]));
   const policy = effect.policy.secrets;
   const key = vault.keys.key;
@@ -50,9 +61,14 @@ export async function materialize(vault: SealedVault, namespace: string, env: Re
   }
 
   const ids = [...values.keys()];
-  const { refused } = await vault.writes.reveal(namespace, exec.kind, policy?.limits ?? DEFAULT_LIMITS, ids, (rate) => entries(verdicts, rate));
-  if (refused !== null) throw new VaultError('EAGAIN', refused);
-  const out: Record<string, string> = {};
+  const written = await vault.writes.reveal(namespace, exec.kind, policy?.limits ?? DEFAULT_LIMITS, ids, (rate) => entries(verdicts, rate), {
+    rev,
+    held: () => vault.keys.key === key,
+  });
+  if (!written) return null;
+  if (written.refused !== null) throw new VaultError('EAGAIN', written.refused);
+  // Without a prototype, a variable named `__proto__` is one like any other.
+  const out: Record<string, string> = Object.create(null);
   const revealed: string[] = [];
   for (const v of verdicts) {
     const record = byPlaceholder.get(env[v.variable]!)!;

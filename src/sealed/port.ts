@@ -3,7 +3,7 @@ import type { ExecKind, RecordState, RequestStateName, SealedReply, SecretView }
 import type { RevealDraft } from '../exec/index.ts';
 import type { InEffect, TestRequest } from '../inject/index.ts';
 import type { Limits } from '../policy/index.ts';
-import type { Actor, NewRequest, RecordInput, RotationCheck, StoredRecord, StoredRequest } from '../store/index.ts';
+import type { Actor, Decided, NewRequest, RecordInput, RotationCheck, StoredRecord, StoredRequest } from '../store/index.ts';
 
 /** What /dev/sealed uses of the vault: the key, the namespace from memory, requests, the verdict of `test`, and writes. */
 export interface SealedVault {
@@ -11,6 +11,8 @@ export interface SealedVault {
   reads: {
     now(): number;
     fresh(namespace: string): Promise<void>;
+    /** The revision of the namespace in memory, which `all` and `inEffect` read. */
+    rev(namespace: string): Promise<number>;
     all(namespace: string): Promise<StoredRecord[]>;
     /** The namespace's scrubber as a string function, null before the first unlock. */
     registeredScrub(namespace: string): Promise<((text: string) => string) | null>;
@@ -31,7 +33,8 @@ export interface SealedVault {
       limits: Limits,
       ids: string[],
       entries: (refused: string | null) => RevealDraft[],
-    ): Promise<{ refused: string | null }>;
+      decided: Decided,
+    ): Promise<{ refused: string | null } | null>;
     refusedReveal(namespace: string, entries: RevealDraft[]): Promise<void>;
   };
 }

@@ -8,7 +8,7 @@ export { type LoadedNamespace, type NamespaceSummary, Namespaces } from './names
 export { PolicyStore } from './policy.ts';
 export { type Actor, type ImportWrite, MODEL_AUDIT_MS, PURGE_AFTER_MS, type RecordInput, Records, type RotationCheck, type WriteOptions } from './records.ts';
 export { type NewRequest, Requests, oldestFirst, pendingOf, stateAt, statusOf } from './requests.ts';
-export { Reveals } from './reveals.ts';
+export { type Decided, Reveals } from './reveals.ts';
 export {
   type Attempts,
   DB_NAME,

@@ -5,8 +5,17 @@ import type { ExecKind } from '../contract.ts';
 import { type RateLog, type RevealDraft, emptyLog, logged, rateRefusal } from '../exec/index.ts';
 import type { Limits } from '../policy/index.ts';
 import { addAudit } from './audit.ts';
-import { type Delta, bump, deltaOf, settle } from './meta.ts';
+import { type Delta, bump, deltaOf, revOf, settle } from './meta.ts';
 import type { StoredRecord, VaultDb } from './schema.ts';
+
+/** What a reveal was decided on: the namespace's revision then, and whether the key it decrypted with is still held. */
+export interface Decided {
+  rev: number;
+  held: () => boolean;
+}
+
+/** Thrown inside the transaction when the decision no longer holds: the writes are aborted. */
+const STALE = Symbol('stale');
 
 export class Reveals {
   constructor(
@@ -17,7 +26,10 @@ export class Reveals {
   /**
    * Counts a reveal of that kind against the namespace's rates and, within them, audits it and
    * marks its records used; past one, audits the refusal instead. `entries` drafts the audit,
-   * given the refusal (null for a reveal). Answers the refusal, if any, and the write's delta.
+   * given the refusal (null for a reveal). Answers the refusal, if any, and the write's delta; or
+   * null, writing nothing, when the namespace's revision has moved since `decided` (any write of
+   * any document: a value, a removal, a policy) or its key is no longer held (a lock): the
+   * caller decides again.
    */
   async reveal(
     namespace: string,
@@ -25,11 +37,13 @@ export class Reveals {
     limits: Limits,
     ids: string[],
     entries: (refused: string | null) => RevealDraft[],
-  ): Promise<{ refused: string | null; delta: Delta }> {
+    decided: Decided,
+  ): Promise<{ refused: string | null; delta: Delta } | null> {
     const now = this.now();
     const tx = this.db.transaction(['reveals', 'records', 'audit', 'namespaces'], 'readwrite');
     return settle(tx, async () => {
-      const stored = await tx.objectStore('reveals').get(namespace);
+      const [stored, meta] = await Promise.all([tx.objectStore('reveals').get(namespace), tx.objectStore('namespaces').get(namespace)]);
+      if ((meta ? revOf(meta) : 0) !== decided.rev || !decided.held()) throw STALE;
       const log: RateLog = stored ?? emptyLog();
       const refused = rateRefusal(log, kind, limits, now);
       const records: StoredRecord[] = [];
@@ -46,6 +60,9 @@ export class Reveals {
       const audit = [];
       for (const entry of entries(refused)) audit.push(await addAudit(tx, namespace, now, entry));
       return { refused, delta: deltaOf(await bump(tx, namespace), { records, audit }) };
+    }).catch((error) => {
+      if (error === STALE) return null;
+      throw error;
     });
   }
 

@@ -119,6 +119,35 @@ describe('materialize', () => {
     expect(await port({ kind: 'exec', argv: [] })).to.deep.equal({ code: 'EINVAL', message: 'stamp.exec.argv must hold 1 to 256 elements' });
   });
 
+  it('never reveals a value after another document removed it: a reveal written is audited before the removal, or the exec is refused', async () => {
+    const { page } = await withSecrets(LINES);
+    const other = await welcomed();
+    let last = -1;
+    // Twelve races of a materialize in one document against a remove in another, sent at once.
+    for (let round = 0; round < 12; round++) {
+      if (round > 0) await page.request('restore', { name: 'NPM_TOKEN' });
+      const { placeholder } = await page.request('put', { name: 'NPM_TOKEN', value: canary('npm') });
+      const [reply] = await Promise.all([
+        sealed(page, { op: 'materialize', env: { NODE_AUTH_TOKEN: placeholder } }, kernel(['/usr/bin/npm'])),
+        other.request('remove', { name: 'NPM_TOKEN' }),
+      ]);
+      const { list } = await page.request('list');
+      const audit = (list.audit as { seq: number; type: string; refused?: string }[]).filter((e) => e.seq > last);
+      const removal = audit.find((e) => e.type === 'remove')!.seq;
+      const reveal = audit.find((e) => e.type === 'materialize' && e.refused === undefined);
+      if (reply.env) expect(reveal!.seq, 'the reveal was written before the removal').to.be.below(removal);
+      else expect(reply.error.code).to.be.oneOf(['EACCES', 'ENOENT']);
+      last = Math.max(...audit.map((e) => e.seq));
+    }
+  });
+
+  it('reveals a variable named __proto__ like any other', async () => {
+    const { page, values, placeholders } = await withSecrets(LINES);
+    const reply = await sealed(page, JSON.parse(`{"op":"materialize","env":{"__proto__":"${placeholders.NPM}"}}`), kernel(['/usr/bin/npm']));
+    expect(Object.getOwnPropertyDescriptor(reply.env, '__proto__')?.value).to.equal(values.npm);
+    expect(Object.keys(reply.env)).to.deep.equal(['__proto__']);
+  });
+
   it('keeps the rates of [limits] across two documents and a reload, and frees them when the minute has passed', async () => {
     const clock = '/test/fixtures/clock-frame.html';
     const { page, placeholders } = await withSecrets(`${LINES}[limits]\nmaterialize_per_minute = 2\n`, clock);
