@@ -80,7 +80,10 @@ function refusalOf(record: ExecRecord, line: ExecPolicy | undefined, { exec, uid
       ? `${name} may not be revealed to a shell: [exec] allows ${mode === 'argv' ? 'only the programs it lists' : 'programs only'}`
       : `${name} may not be revealed to this program: [exec] lists other argv prefixes`;
   }
-  if (record.source === 'process' && record.uid !== undefined && uid !== 0 && record.uid !== uid) return `${name} was sealed by another user`;
+  if (record.source === 'process' && uid !== 0 && record.uid !== uid) {
+    // A value sealed before the vault kept its sealer's uid: only root may have it.
+    return record.uid === undefined ? `${name} was sealed by a user the vault didn't record; only root may have it` : `${name} was sealed by another user`;
+  }
   return null;
 }
 

@@ -93,6 +93,7 @@ describe('judging an exec', () => {
     [P(7), { name: 'CRON_TOKEN', kind: 'secret', source: 'process', uid: 1000 }],
     [P(8), { name: 'NO_LINE', kind: 'secret', source: 'settings' }],
     [P(9), { name: 'github:me', kind: 'grant', source: 'oauth:github' }],
+    [P(10), { name: 'OLD_CRON', kind: 'secret', source: 'process' }],
   ]);
   const lines: Record<string, ExecPolicy> = {
     GH_TOKEN: { mode: 'argv', argv: [['/usr/bin/gh']] },
@@ -101,6 +102,7 @@ describe('judging an exec', () => {
     LATE_TOKEN: { mode: 'any' },
     BROKEN_TOKEN: { mode: 'any' },
     CRON_TOKEN: { mode: 'shell' },
+    OLD_CRON: { mode: 'any' },
   };
   const gh: KernelExec = { kind: 'exec', argv: ['/usr/bin/gh', 'api', 'user'] };
   const judge = (env: Record<string, string>, exec = gh, uid = 1000, locked = false) =>
@@ -110,6 +112,7 @@ describe('judging an exec', () => {
     expect(judge({ GITHUB_TOKEN: P(1), NPM: P(2) }).refusal).to.equal(null);
     expect(judge({ TOKEN: P(7) }, gh, 1000).refusal).to.equal(null);
     expect(judge({ TOKEN: P(7) }, gh, 0).refusal).to.equal(null);
+    expect(judge({ TOKEN: P(10) }, gh, 0).refusal, 'sealed by a program of an unrecorded uid').to.equal(null);
   });
 
   it('refuses, naming the variable or record and why, every state and kind that may not be revealed', () => {
@@ -131,6 +134,7 @@ describe('judging an exec', () => {
       [{ X: P(1) }, { kind: 'shell', argv: ['/bin/sh'] }, 1000, 'EACCES', 'GH_TOKEN may not be revealed to a shell: [exec] allows only the programs it lists'],
       [{ X: P(2) }, { kind: 'shell', argv: ['/bin/sh'] }, 1000, 'EACCES', 'NPM_TOKEN may not be revealed to a shell: [exec] allows programs only'],
       [{ X: P(7) }, gh, 1001, 'EACCES', 'CRON_TOKEN was sealed by another user'],
+      [{ X: P(10) }, gh, 1000, 'EACCES', "OLD_CRON was sealed by a user the vault didn't record; only root may have it"],
     ];
     for (const [env, exec, uid, code, message] of table) {
       expect(judge(env, exec, uid).refusal, JSON.stringify(env)).to.deep.equal({ code, message });
