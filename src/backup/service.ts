@@ -177,10 +177,13 @@ export class BackupService {
   }
 }
 
-/** A backup passphrase: long enough (a file anyone may copy and attack offline), and the same twice. */
+/**
+ * A backup passphrase: long enough (a file anyone may copy and attack offline), and the same twice,
+ * both counted as the file is encrypted to them: in NFC (`e` and a combining accent are one character).
+ */
 export function checkBackupPassphrase(passphrase: string, again: string): void {
-  if ([...passphrase].length < MIN_BACKUP_PASSPHRASE) {
+  if ([...passphrase.normalize('NFC')].length < MIN_BACKUP_PASSPHRASE) {
     throw new BackupError(`A backup passphrase needs at least ${MIN_BACKUP_PASSPHRASE} characters. Nothing was saved.`);
   }
-  if (passphrase !== again) throw new BackupError("The two passphrases aren't the same. Nothing was saved.");
+  if (passphrase.normalize('NFC') !== again.normalize('NFC')) throw new BackupError("The two passphrases aren't the same. Nothing was saved.");
 }

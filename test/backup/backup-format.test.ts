@@ -106,8 +106,13 @@ describe('a backup file', () => {
 
   it('needs a passphrase of at least 12 characters, the same twice', async () => {
     expect(await failure(() => checkBackupPassphrase('eleven char', 'eleven char'))).to.match(/at least 12 characters/);
+    // Twelve code points, six characters once composed (NFC), as the file is encrypted to them.
+    const accents = 'e\u0301'.repeat(6);
+    expect(await failure(() => checkBackupPassphrase(accents, accents))).to.match(/at least 12 characters/);
     expect(await failure(() => checkBackupPassphrase('twelve chars', 'twelve charz'))).to.match(/aren't the same/);
     checkBackupPassphrase('twelve chars', 'twelve chars');
+    // The same passphrase typed composed once and decomposed once is the same passphrase.
+    checkBackupPassphrase('café au lait!', 'cafe\u0301 au lait!');
   });
 
   it('reads as binary age too, and a BOM or leading blank lines before the armor are fine', async () => {
