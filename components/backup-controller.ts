@@ -156,11 +156,15 @@ export class BackupController implements ReactiveController, BackupModel {
       const made = await service.backUp(passphrase, again, (working, holds) => this.say(working, holds));
       (this.options.save ?? download)(new Blob([made.file], { type: 'application/octet-stream' }), made.name);
       const count = `${made.count} record${made.count === 1 ? '' : 's'}`;
+      const left =
+        made.unreadable === 0
+          ? ''
+          : ` ${made.unreadable} record${made.unreadable === 1 ? " that doesn't" : "s that don't"} open under the vault's key ${made.unreadable === 1 ? 'is' : 'are'} not in it.`;
       this.set({
         task: null,
         outcome: {
           kind: 'success',
-          text: `Backed up ${count} to ${made.name}. Keep the file and its passphrase apart: anyone with both can read every value.`,
+          text: `Backed up ${count} to ${made.name}.${left} Keep the file and its passphrase apart: anyone with both can read every value.`,
         },
       });
     });

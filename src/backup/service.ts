@@ -5,7 +5,7 @@
 // person's choice and the write or the download, and are dropped with the plan.
 import type { BackupRequestKind } from '../contract.ts';
 import { MIN_BACKUP_PASSPHRASE } from '../limits.ts';
-import { type HeldKey, Records, Requests, type StoredRequest, type VaultDb, announce, decryptValue, stateAt } from '../store/index.ts';
+import { type HeldKey, Records, Requests, type StoredRecord, type StoredRequest, type VaultDb, announce, decryptValue, stateAt } from '../store/index.ts';
 import { SCRYPT_WORK_FACTOR, checkFileSize, isAgeHead } from './age.ts';
 import { AgeClient } from './age-client.ts';
 import { BackupError, type ReadFile, backupFileName, backupJson } from './format.ts';
@@ -29,6 +29,8 @@ export interface MadeBackup {
   file: string;
   name: string;
   count: number;
+  /** Records left out: their ciphertext doesn't open under the vault's key. */
+  unreadable: number;
 }
 
 /**
@@ -94,15 +96,16 @@ export class BackupService {
     const going = this.age.ticket();
     await say('Encrypting the backup… this takes a few seconds.', !this.age.offThread);
     const all = await this.records.all(this.namespace);
-    const withValues = await Promise.all(all.map(async (r) => ({ ...r, value: await decryptValue(key, r) })));
+    const values = await opened(key, all);
+    const withValues = all.filter((r) => values.has(r)).map((r) => ({ ...r, value: values.get(r)! }));
     const at = this.now();
     going();
     const file = await this.age.encrypt(backupJson(this.namespace, at, withValues), passphrase, this.options.workFactor ?? SCRYPT_WORK_FACTOR);
     going();
     const request = await this.pendingId('backup');
-    await this.records.exported(this.namespace, all.length, request);
+    await this.records.exported(this.namespace, withValues.length, request);
     announce(this.namespace, ['audit', 'status']);
-    return { file, name: backupFileName(this.namespace, new Date(at)), count: all.length };
+    return { file, name: backupFileName(this.namespace, new Date(at)), count: withValues.length, unreadable: all.length - withValues.length };
   }
 
   /**
@@ -156,8 +159,15 @@ export class BackupService {
     const key = this.key();
     const here = await this.records.all(this.namespace);
     const names = new Set(read.records.map((r) => r.name));
-    const values = new Map<string, string>();
-    for (const r of here) if (names.has(r.name)) values.set(r.name, await decryptValue(key, r));
+    // A record here that doesn't open has no value to compare: the file's replaces it.
+    const values = new Map(
+      [
+        ...(await opened(
+          key,
+          here.filter((r) => names.has(r.name)),
+        )),
+      ].map(([r, value]) => [r.name, value]),
+    );
     const taken = await this.records.placeholders();
     return planRestore(read, { namespace: this.namespace, records: here, values, taken });
   }
@@ -175,6 +185,20 @@ export class BackupService {
     if (!held) throw new BackupError('The vault is locked: unlock it first.');
     return held;
   }
+}
+
+/** Each record's value where its ciphertext opens under the key; one that doesn't breaks nothing else (README, Key store and lock). */
+async function opened(key: CryptoKey, records: StoredRecord[]): Promise<Map<StoredRecord, string>> {
+  const values = new Map<StoredRecord, string>();
+  await Promise.all(
+    records.map((r) =>
+      decryptValue(key, r).then(
+        (value) => values.set(r, value),
+        () => {},
+      ),
+    ),
+  );
+  return values;
 }
 
 /**
