@@ -2,7 +2,7 @@
 // namespace, by name (the preview), and the writes a confirmation makes. Pure; the values stay in
 // the popup's memory until the writes.
 import type { ImportSource, RecordKind } from '../contract.ts';
-import type { ImportWrite, StoredRecord } from '../store/index.ts';
+import type { ImportWrite, KeptRecord, StoredRecord } from '../store/index.ts';
 import { newPlaceholder } from '../validate.ts';
 import type { Incoming, ReadFile } from './format.ts';
 
@@ -37,6 +37,8 @@ export interface RestorePlan {
   items: PreviewItem[];
   invalidLines: string[];
   writes: RestoreWrite[];
+  /** The records here the preview read and leaves as they are: the write checks them too. */
+  kept: KeptRecord[];
   /** For the audit: records (and invalid lines) in the file, and how many are skipped. */
   count: number;
   added: number;
@@ -66,6 +68,8 @@ export function planRestore(file: ReadFile, current: Current, fresh: () => strin
   const claimed = new Set<string>();
   const items: PreviewItem[] = [];
   const writes: RestoreWrite[] = [];
+  const kept: KeptRecord[] = [];
+  const keep = (here: StoredRecord) => kept.push({ name: here.name, id: here.id, revision: here.revision ?? 0, updatedAt: here.updatedAt });
   for (const incoming of file.records) {
     const { name } = incoming;
     if (incoming.problem !== undefined || incoming.value === undefined || incoming.kind === undefined) {
@@ -77,10 +81,12 @@ export function planRestore(file: ReadFile, current: Current, fresh: () => strin
     const removed = incoming.removedAt !== undefined;
     if (here) {
       if (here.kind !== kind) {
+        keep(here);
         items.push({ name, kind, status: 'invalid', reason: `${name} is a ${here.kind} record here, not a ${kind}` });
         continue;
       }
       if (removed) {
+        keep(here);
         items.push({ name, kind, status: 'unchanged', removed, placeholder: here.placeholder, reason: 'removed in the backup; kept as it is here' });
         continue;
       }
@@ -92,6 +98,7 @@ export function planRestore(file: ReadFile, current: Current, fresh: () => strin
         here.account === incoming.account &&
         here.expiresAt === incoming.expiresAt;
       if (same) {
+        keep(here);
         items.push({ name, kind, status: 'unchanged', placeholder: here.placeholder });
         continue;
       }
@@ -131,6 +138,7 @@ export function planRestore(file: ReadFile, current: Current, fresh: () => strin
     items,
     invalidLines: file.invalidLines,
     writes,
+    kept,
     count,
     added,
     replaced,

@@ -142,7 +142,7 @@ export class BackupService {
     await say('Restoring…');
     const request = await this.pendingId('restore');
     const { source, count, added, replaced, skipped } = plan;
-    await this.records.import(this.namespace, held, plan.writes, { source, count, added, replaced, skipped }, request);
+    await this.records.import(this.namespace, held, plan.writes, { source, count, added, replaced, skipped }, request, plan.kept);
     announce(this.namespace, ['values', 'audit', 'status']);
   }
 

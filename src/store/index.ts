@@ -6,7 +6,17 @@ export { type BusMessage, CHANNEL, type Change, type RefreshAsk, announce } from
 export { type Delta, abort, bump, deltaOf, emptyMeta, revOf, settle } from './meta.ts';
 export { type LoadedNamespace, type NamespaceSummary, Namespaces } from './namespaces.ts';
 export { PolicyStore } from './policy.ts';
-export { type Actor, type ImportWrite, MODEL_AUDIT_MS, PURGE_AFTER_MS, type RecordInput, Records, type RotationCheck, type WriteOptions } from './records.ts';
+export {
+  type Actor,
+  type ImportWrite,
+  type KeptRecord,
+  MODEL_AUDIT_MS,
+  PURGE_AFTER_MS,
+  type RecordInput,
+  Records,
+  type RotationCheck,
+  type WriteOptions,
+} from './records.ts';
 export { type NewRequest, Requests, oldestFirst, pendingOf, stateAt, statusOf } from './requests.ts';
 export { type Decided, Reveals } from './reveals.ts';
 export {

@@ -39,6 +39,18 @@ export interface Actor {
 export type RotationCheck = (existing: StoredRecord) => void;
 
 /** One record a confirmed restore writes (README, Backup and restore), with its value. */
+/** A record as a preview read it: its revision and when it was last written. */
+export interface Seen {
+  revision: number;
+  updatedAt: number;
+}
+
+/** A record a restore's preview read and leaves as it is (unchanged, or not its kind): it too must not change before the write. */
+export interface KeptRecord extends Seen {
+  name: string;
+  id: string;
+}
+
 export interface ImportWrite {
   name: string;
   kind: RecordKind;
@@ -47,7 +59,7 @@ export interface ImportWrite {
   /** The id of the record it replaces; absent for a new one. */
   replaces?: string;
   /** The replaced record as the preview read it: the write is refused if it changed since. */
-  was?: { revision: number; updatedAt: number };
+  was?: Seen;
   createdAt?: number;
   removedAt?: number;
   expiresAt?: number;
@@ -388,8 +400,9 @@ export class Records {
   /**
    * A confirmed restore: every write of the plan, the scrub version, the `import` audit entry and
    * the end of the page's `restore` request, in ONE transaction. Values are encrypted first
-   * (WebCrypto can't run inside a transaction); then, inside it, each record must still be the one
-   * the preview saw and each new placeholder still free, or nothing is written (EAGAIN).
+   * (WebCrypto can't run inside a transaction); then, inside it, each record it writes or `kept`
+   * must still be the one the preview saw and each new placeholder still free, or nothing is
+   * written (EAGAIN).
    */
   async import(
     namespace: string,
@@ -397,6 +410,7 @@ export class Records {
     writes: ImportWrite[],
     audit: { source: ImportSource; count: number; added: number; replaced: number; skipped: number },
     request?: string,
+    kept: KeptRecord[] = [],
   ): Promise<void> {
     const key = keyOrHeld instanceof CryptoKey ? keyOrHeld : keyOrHeld.key;
     const checkId = keyOrHeld instanceof CryptoKey ? null : keyOrHeld.check;
@@ -413,17 +427,20 @@ export class Records {
     const records = tx.objectStore('records');
     const changed = () => new VaultError('EAGAIN', 'the vault changed; choose the file again');
     try {
-      const [stored, byName, byPlaceholder] = await Promise.all([
+      const [stored, byName, byPlaceholder, keptNow] = await Promise.all([
         checkId !== null ? tx.objectStore('keys').get('check') : null,
         Promise.all(prepared.map(({ w }) => records.index('byName').get([namespace, w.name]))),
         Promise.all(prepared.map(({ w }) => (w.replaces ? undefined : records.index('byPlaceholder').getKey(w.placeholder)))),
+        Promise.all(kept.map((k) => records.index('byName').get([namespace, k.name]))),
       ]);
       if (checkId !== null && (stored?.slot !== 'check' || stored.id !== checkId)) throw keyChanged(tx);
+      const moved = (here: StoredRecord | undefined, seen: Seen | undefined) =>
+        here !== undefined && ((here.revision ?? 0) !== seen?.revision || here.updatedAt !== seen.updatedAt);
       for (const [i, { w }] of prepared.entries()) {
         const here = byName[i];
-        if (here?.id !== w.replaces || byPlaceholder[i] !== undefined) throw changed();
-        if (here && ((here.revision ?? 0) !== w.was?.revision || here.updatedAt !== w.was.updatedAt)) throw changed();
+        if (here?.id !== w.replaces || byPlaceholder[i] !== undefined || moved(here, w.was)) throw changed();
       }
+      for (const [i, k] of kept.entries()) if (keptNow[i]?.id !== k.id || moved(keptNow[i], k)) throw changed();
       // The namespace's limits hold for a restore as for a write (README, Limits).
       const meta = await tx.objectStore('namespaces').get(namespace);
       const used = meta?.valueBytes ?? (await this.countValueBytes(tx, namespace));

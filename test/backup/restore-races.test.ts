@@ -72,6 +72,30 @@ describe('a restore between its preview and its write', () => {
     expect((await auditPage(db, NS)).audit.map((e) => e.type)).to.not.include('import');
   });
 
+  it('writes nothing when a record the preview found unchanged, or kept as it is, was rotated or removed after it', async () => {
+    const records = new Records(db);
+    const same = canary('same');
+    await records.write(NS, held, { name: 'API_KEY', value: same, kind: 'secret', source: 'settings' });
+    await records.write(NS, held, { name: 'MCP_TOKEN', value: canary('mcp'), kind: 'mcp', source: 'settings' });
+    for (const change of ['rotate', 'remove', 'other kind'] as const) {
+      const plan = await preview([`API_KEY=${same}`, `MCP_TOKEN=${canary('file')}`, `NEW_KEY=${canary('new')}`]);
+      expect(plan.items.map((i) => i.status)).to.deep.equal(['unchanged', 'invalid', 'new']);
+      expect(plan.writes.map((w) => w.name)).to.deep.equal(['NEW_KEY']);
+      const rotated = canary('rotated');
+      if (change === 'rotate') await records.write(NS, held, { name: 'API_KEY', value: rotated, kind: 'secret', source: 'settings' });
+      else if (change === 'remove') await records.remove(NS, 'API_KEY');
+      else await records.write(NS, held, { name: 'MCP_TOKEN', value: canary('mcp again'), kind: 'mcp', source: 'settings' });
+      const service = new BackupService({ namespace: NS, db, keys: ring(held) });
+      const error = await refusal(service.confirm(plan));
+      service.close();
+      expect([change, error.message]).to.deep.equal([change, 'the vault changed; choose the file again']);
+      expect((await records.all(NS)).map((r) => r.name).sort(), change).to.deep.equal(['API_KEY', 'MCP_TOKEN']);
+      if (change === 'rotate') await records.write(NS, held, { name: 'API_KEY', value: same, kind: 'secret', source: 'settings' });
+      if (change === 'remove') await records.restore(NS, 'API_KEY');
+    }
+    expect((await auditPage(db, NS)).audit.map((e) => e.type)).to.not.include('import');
+  });
+
   it('writes nothing when the first lock replaced the key after the preview, and every record still opens under the new key', async () => {
     const records = new Records(db);
     const kept = canary('kept');
