@@ -209,17 +209,22 @@ export class Writes {
 
   /**
    * Asks the page to renew a sign-in's value (the agent's `refresh`, or a forward of an expired
-   * one): a pending `refresh` request (the same one while one is pending) and the `refresh` event.
+   * one): a pending `refresh` request (the same one while one is pending) and the `refresh` event,
+   * sent again for the same request at most once a minute, however often the agent asks.
    */
   async refresh(namespace: string, name: string, provider: string, agent: string): Promise<{ request: string }> {
     const request = await this.request(namespace, { kind: 'refresh', name, provider, agent });
-    this.asked.set(`${namespace}\n${name}`, this.parts.now());
+    const key = `${namespace}\n${name}`;
+    const last = this.asked.get(key);
+    const now = this.parts.now();
+    if (last?.request === request.id && now - last.at < REFRESH_EVERY_MS) return { request: request.id };
+    this.asked.set(key, { at: now, request: request.id });
     await this.parts.served.ask(namespace, { name, provider, request: request.id });
     return { request: request.id };
   }
 
-  /** When each record's renewal was last asked for here: a forward asks at most once a minute a record. */
-  private readonly asked = new Map<string, number>();
+  /** When each record's renewal was last asked for here, and by which request: at most once a minute a record. */
+  private readonly asked = new Map<string, { at: number; request: string }>();
 
   /** A forward met an expired value: a sign-in's is asked to be renewed, at most once a record a minute. */
   async expired(namespace: string, name: string): Promise<void> {
@@ -227,7 +232,7 @@ export class Writes {
     const provider = record?.source.startsWith('oauth:') ? record.source.slice('oauth:'.length) : null;
     if (!provider) return;
     const last = this.asked.get(`${namespace}\n${name}`);
-    if (last !== undefined && this.parts.now() - last < REFRESH_EVERY_MS) return;
+    if (last !== undefined && this.parts.now() - last.at < REFRESH_EVERY_MS) return;
     await this.refresh(namespace, name, provider, 'forward');
   }
 

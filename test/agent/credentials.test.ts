@@ -285,8 +285,15 @@ describe("the agent's credentials", () => {
     const { request } = await agent.request('refresh', { name: 'GITHUB_TOKEN' });
     const event = await page.until((e) => e.op === 'refresh', since);
     expect(event).to.deep.equal({ v: 1, op: 'refresh', name: 'GITHUB_TOKEN', provider: 'github', request });
-    expect((await agent.request('refresh', { name: 'GITHUB_TOKEN' })).request, 'the same request while one is pending').to.equal(request);
+    for (let again = 0; again < 5; again++) {
+      expect((await agent.request('refresh', { name: 'GITHUB_TOKEN' })).request, 'the same request while one is pending').to.equal(request);
+    }
     expect((await page.request('status')).status.waiting.map((r: { kind: string }) => r.kind)).to.deep.equal(['refresh']);
+    // The page's port is in order: every event of those refreshes came before the status reply.
+    expect(
+      page.events.slice(since).filter((e) => e.op === 'refresh'),
+      'one refresh event for that request',
+    ).to.have.length(1);
     const renewed = await page.request('seal', {
       name: 'GITHUB_TOKEN',
       value: canary('new'),
