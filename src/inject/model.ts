@@ -88,6 +88,9 @@ export type ModelDecision =
   | { inject: true; head: RequestHead; uses: ModelUse[]; domain: string; path: string }
   | { inject: false; status: 403 | 502; reason: string; expired?: string };
 
+/** The headers a model key goes in: each provider's own (README, Model and MCP endpoints). */
+const MODEL_KEY_HEADERS = ['authorization', 'x-api-key', 'x-goog-api-key', 'api-key'];
+
 const refuse = (reason: string, status: 403 | 502 = 403): ModelDecision & { inject: false } => ({ inject: false, status, reason });
 
 export function decideModel({ head, exit, rawTraits, locked, now, records, target, known }: ModelInput): ModelDecision {
@@ -100,8 +103,9 @@ export function decideModel({ head, exit, rawTraits, locked, now, records, targe
   if (!ours.some((r) => r.kind === 'model')) return refuse(ENDPOINT_REASON);
   if (rawTraits.encodedBodies) return refuse(`exit ${clean(exit)} has encoded bodies, which can't be scrubbed`, 502);
   const uses = new Map<string, ModelUse>();
-  for (const [name, value] of head.headers) {
-    const seen = new Set<string>();
+  // Each placeholder's header: a key goes in one header, once (README, Model and MCP endpoints).
+  const placed = new Map<string, number>();
+  for (const [i, [name, value]] of head.headers.entries()) {
     for (const [p] of value.matchAll(PLACEHOLDERS)) {
       const record = records.get(p);
       if (!record) continue;
@@ -112,11 +116,14 @@ export function decideModel({ head, exit, rawTraits, locked, now, records, targe
       if (!binding) return refuse(`${record.name} is ${MODEL_NOWHERE}`);
       const bound = 'id' in binding ? target.providers.includes(binding.id) : underServerUrl(url, binding.base);
       if (!bound) return refuse(`${record.name} is a credential of ${clean(record.provider!)}, not of this endpoint`);
-      if (seen.has(p)) return refuse(`${record.name} appears twice in one header value`);
-      if (!rawTraits.manualRedirects && name.toLowerCase() !== 'authorization') {
+      if (placed.has(p))
+        return refuse(placed.get(p) === i ? `${record.name} appears twice in one header value` : `${record.name} appears in more than one header`);
+      const header = name.toLowerCase();
+      if (!MODEL_KEY_HEADERS.includes(header)) return refuse(`${record.name} may go only in ${MODEL_KEY_HEADERS.join(', ')}`);
+      if (!rawTraits.manualRedirects && header !== 'authorization') {
         return refuse(`${record.name} may go only in authorization on an exit that follows redirects`);
       }
-      seen.add(p);
+      placed.set(p, i);
       uses.set(record.name, { name: record.name, provider: record.provider! });
     }
   }

@@ -188,6 +188,29 @@ describe("the agent's credentials", () => {
     );
   });
 
+  it('fills a model key in only the headers that carry one, and in one header once', async () => {
+    const { page, placeholders } = await setUp();
+    const url = 'https://api.openai.com/v1/chat/completions';
+    for (const header of ['cookie', 'user-agent', 'x-forwarded-for', 'openai-organization']) {
+      const reply = await forward(page, { url, headers: [[header, `Bearer ${placeholders.openai}`]] }, '{}');
+      expect(reply.refused, header).to.deep.equal({ status: 403, reason: 'openai-key may go only in authorization, x-api-key, x-goog-api-key, api-key' });
+    }
+    const twice = await forward(
+      page,
+      {
+        url,
+        headers: [
+          ['authorization', `Bearer ${placeholders.openai}`],
+          ['x-api-key', placeholders.openai!],
+        ],
+      },
+      '{}',
+    );
+    expect(twice.refused).to.deep.equal({ status: 403, reason: 'openai-key appears in more than one header' });
+    const again = await forward(page, { url, headers: [['authorization', `Bearer ${placeholders.openai} ${placeholders.openai}`]] }, '{}');
+    expect(again.refused).to.deep.equal({ status: 403, reason: 'openai-key appears twice in one header value' });
+  });
+
   it('counts a busy agent in one model audit entry a record a minute', async () => {
     const clock = '/test/fixtures/clock-frame.html';
     const { page, placeholders } = await setUp(clock);
