@@ -124,7 +124,7 @@ export class Gateway {
       if (typeof op !== 'string' || !op) throw einval('op must be a non-empty string');
       // Errors name the op and its fields, never an oversized one (README, Limits).
       if (op.length > 64) throw einval('op must be an op of this vault');
-      for (const field in fields) if (field.length > 64) throw einval(`${op} has a field it doesn't know`);
+      for (const field in fields) if (field.length > 64) throw einval("a field's name is longer than 64 characters");
       const result = connection.role === 'page' ? this.page(connection.namespace, op, fields, ports) : this.agent(connection.agent!, op, fields);
       return { v: 1, id, op, ...(result instanceof Promise ? await result : result) };
     } catch (error) {

@@ -121,6 +121,7 @@ describe('the agent ops', () => {
         [`https://${form}.example.com/?${form}`],
       ];
       await agent.request(form);
+      await agent.request(form.slice(0, 64), { ['f'.repeat(65)]: 1 });
       await agent.send({ v: form, id: 1e9, op: 'redact', texts: [] }, 1e9);
       for (const op of ops) {
         await agent.request(op, { [form]: form });
