@@ -18,15 +18,43 @@ function only(req: Fields, allowed: string[]) {
     throw einval(extra.length <= MAX_TOKEN ? `${String(req.op)} has no field ${extra || '""'}` : `${String(req.op)} has a field it doesn't know`);
 }
 
+/** Whether valid JSON text has an object with two equal keys (after their escapes); one linear pass. */
+export function repeatsKey(text: string): boolean {
+  const objects: (Set<string> | null)[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b) objects.push(new Set());
+    else if (c === 0x5b) objects.push(null);
+    else if (c === 0x7d || c === 0x5d) objects.pop();
+    else if (c === 0x22) {
+      let end = i + 1;
+      while (text.charCodeAt(end) !== 0x22) end += text.charCodeAt(end) === 0x5c ? 2 : 1;
+      const keys = objects[objects.length - 1];
+      let next = end + 1;
+      while (text.charCodeAt(next) <= 0x20) next++;
+      if (keys && text.charCodeAt(next) === 0x3a) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        if (keys.has(key)) return true;
+        keys.add(key);
+      }
+      i = end;
+    }
+  }
+  return false;
+}
+
 /** A /dev/sealed request, from its object or JSON text; EINVAL names the field that is wrong. */
 export function parseSealedRequest(req: unknown): SealedRequest {
   if (typeof req === 'string') {
     if (req.length > MAX_REQ_TEXT) throw einval(`req must be at most ${size(MAX_REQ_TEXT)} of JSON text`);
+    const text = req;
     try {
-      req = JSON.parse(req);
+      req = JSON.parse(text);
     } catch {
       throw einval('req is not JSON');
     }
+    // JSON.parse keeps the last of two equal keys, another reader the first: read two ways, refused.
+    if (repeatsKey(text)) throw einval('req names a key twice in one object');
   }
   if (!req || typeof req !== 'object' || Array.isArray(req)) throw einval('req must be an object');
   const r = req as Fields;

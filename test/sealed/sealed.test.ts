@@ -1,6 +1,8 @@
 import { expect } from '@open-wc/testing';
 import type { Stamp } from '../../src/contract.ts';
+import { repeatsKey } from '../../src/sealed/parse.ts';
 import { FNOX, attest, fnoxConfig } from '../helpers/attest.ts';
+import { prng } from '../helpers/random.ts';
 import { advanceClock, canary, crossed, findCanaries, resetVault, welcomed, type VaultClient } from '../helpers/vault.ts';
 
 const user: Stamp = { pid: 4242, ppid: 1, uid: 1000, gid: 1000, tag: 'npm' };
@@ -241,11 +243,44 @@ describe('/dev/sealed', () => {
         [{ op: 'cancel' }, 'id must be a non-empty string'],
         [{ op: 'list', extra: 1 }, 'list has no field extra'],
         [{ op: 'list', '': 1 }, 'list has no field ""'],
+        // JSON text that reads two ways, whichever of two equal keys a reader keeps.
+        ['{"op":"list","op":"materialize","env":{"A":"fnox_proxy_000000000000000000000000"}}', 'req names a key twice in one object'],
+        ['{"op":"cancel","id":"a","\\u0069d":"b"}', 'req names a key twice in one object'],
       ];
       for (const [req, message] of cases) {
         const reply = await sealed(page, req);
         expect(reply.error?.code, JSON.stringify(req)).to.equal('EINVAL');
         expect(reply.error.message, JSON.stringify(req)).to.include(message);
+      }
+    });
+
+    it('finds two equal keys in one object of generated JSON text, spelled with escapes, and no others (3 seeds of 300)', () => {
+      for (const seed of [7, 8, 9]) {
+        const random = prng(seed);
+        const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+        // A key or string's text, each character maybe as \uXXXX; strings hold what could trick a scanner.
+        const spell = (s: string) =>
+          `"${[...s].map((c) => (c === '"' || c === '\\' ? `\\${c}` : random() < 0.3 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c)).join('')}"`;
+        const space = () => pick(['', ' ', '\n', '\t ', '\r\n']);
+        /** A value's text, and whether some object in it has two equal keys (known as it is made). */
+        const value = (depth: number): [string, boolean] => {
+          const r = random();
+          if (depth > 3 || r < 0.3) return [pick([spell(pick(['{', '}', ':', '"x":', '\\', 'a,b', '[]'])), '1', 'true', 'null']), false];
+          if (r < 0.5) {
+            const items = Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
+            return [`[${items.map(([t]) => space() + t + space()).join(',')}]`, items.some(([, d]) => d)];
+          }
+          const keys = Array.from({ length: Math.floor(random() * 5) }, () => pick(['op', 'id', 'env', 'a', 'A', 'é', '"q', '']));
+          const members = keys.map((k) => [k, value(depth + 1)] as const);
+          const twice = new Set(keys).size !== keys.length;
+          const text = `{${members.map(([k, [t]]) => `${space()}${spell(k)}${space()}:${space()}${t}`).join(',')}${space()}}`;
+          return [text, twice || members.some(([, [, d]]) => d)];
+        };
+        for (let round = 0; round < 300; round++) {
+          const [text, twice] = value(0);
+          JSON.parse(text);
+          expect(repeatsKey(text), text).to.equal(twice);
+        }
       }
     });
 
