@@ -31,7 +31,21 @@ function checkUrl(field: string, url: unknown, kernelForm: boolean): string {
   if (parsed.username || parsed.password || parsed.search || parsed.hash) {
     throw einval(`${field} must have no credentials, query or fragment`);
   }
-  return parsed.href;
+  // The URL kept is the parsed one: its escapes written out, `%2A` a star once matched. The limits hold for it too.
+  const href = parsed.href;
+  if (utf8Length(href) > MAX_REGISTERED_URL_BYTES) throw einval(`${field} must be at most ${MAX_REGISTERED_URL_BYTES} bytes as a URL reads`);
+  if (starsIn(href) > MAX_REGISTERED_STARS) throw einval(`${field} may hold at most ${MAX_REGISTERED_STARS} *`);
+  return href;
+}
+
+/** The `*` of a URL, and its `%2A` in either case. */
+function starsIn(href: string): number {
+  let stars = 0;
+  for (let i = 0; i < href.length; i++) {
+    if (href[i] === '*') stars++;
+    else if (href[i] === '%' && href[i + 1] === '2' && (href[i + 2] === 'A' || href[i + 2] === 'a')) stars++;
+  }
+  return stars;
 }
 
 /** Checks an `endpoints` op's fields; EINVAL names the entry that is wrong. */

@@ -140,6 +140,15 @@ describe('registration limits', () => {
       code: 'EINVAL',
       message: 'mcp[0].url may hold at most 8 *',
     });
+    // As the URL is kept: %2A is a star once matched, and escapes written out count in its bytes.
+    expect((await agent.request('endpoints', { model: [`https://llm.example.com/${'%2A/'.repeat(4)}${'%2a/'.repeat(5)}x`] })).error).to.deep.equal({
+      code: 'EINVAL',
+      message: 'model[0] may hold at most 8 *',
+    });
+    expect((await agent.request('endpoints', { model: [`https://e.com/${'€'.repeat(677)}`] })).error).to.deep.equal({
+      code: 'EINVAL',
+      message: 'model[0] must be at most 2048 bytes as a URL reads',
+    });
   });
 });
 
