@@ -139,15 +139,22 @@ export function checkRedactBytes(texts: readonly (string | Uint8Array)[]): void 
   if (total > MAX_REDACT_BYTES) throw einval(`redact takes at most ${size(MAX_REDACT_BYTES)} of texts per call`);
 }
 
+/** How far `queuedSize` looks: the deepest op's fields (an MCP server's `names`), and more entries than any op may hold. */
+const MEASURED_DEPTH = 4;
+const MEASURED_ENTRIES = 1 << 17;
+
 /**
  * What a request costs while it waits in a port's queue: the strings (two bytes per code unit) and
- * buffers it carries, looked at two levels deep and at most 10,001 entries, so measuring it reads
- * no text and is itself bounded. A view counts the whole buffer it came with, once (a message
- * carries all of a view's buffer: a 1-byte view can hold a gigabyte). Numbers and the like count nothing.
+ * buffers it carries, so measuring it reads no text and is itself bounded. A view counts the whole
+ * buffer it came with, once (a message carries all of a view's buffer: a 1-byte view can hold a
+ * gigabyte). Numbers and the like count nothing. A request it can't measure whole (nested deeper
+ * than any op's fields, more entries than any op takes, a Map, a Blob or any other object but a
+ * list or a plain one) counts as the whole queue's room: it waits only where nothing else does.
  */
 export function queuedSize(data: unknown): number {
   let total = 0;
-  let budget = MAX_REDACT_TEXTS + 1;
+  let budget = MEASURED_ENTRIES;
+  let whole = true;
   // The first buffer apart: a request carries one at most but for `redact`'s texts.
   let first: ArrayBufferLike | undefined;
   let more: Set<ArrayBufferLike> | undefined;
@@ -158,21 +165,23 @@ export function queuedSize(data: unknown): number {
     total += b.byteLength;
   };
   const add = (v: unknown, depth: number): void => {
-    if (budget-- <= 0) return;
-    if (typeof v === 'string') total += v.length * 2;
+    if (!whole) return;
+    if (budget-- <= 0) whole = false;
+    else if (typeof v === 'string') total += v.length * 2;
+    else if (v === null || typeof v !== 'object') return;
     else if (ArrayBuffer.isView(v)) buffer(v.buffer);
     else if (v instanceof ArrayBuffer) buffer(v);
-    else if (depth < 2 && Array.isArray(v)) {
-      for (let i = 0; i < v.length && budget > 0; i++) add(v[i], depth + 1);
-    } else if (depth < 2 && v && typeof v === 'object') {
+    else if (depth >= MEASURED_DEPTH) whole = false;
+    else if (Array.isArray(v)) for (let i = 0; i < v.length && whole; i++) add(v[i], depth + 1);
+    else if (Object.getPrototypeOf(v) !== Object.prototype) whole = false;
+    else
       for (const key in v) {
-        if (budget <= 0) break;
+        if (!whole) break;
         add((v as Record<string, unknown>)[key], depth + 1);
       }
-    }
   };
   add(data, 0);
-  return total;
+  return whole ? total : MAX_QUEUED_BYTES;
 }
 
 export const queueFull = () =>

@@ -112,6 +112,27 @@ describe("an agent port's queue", () => {
     agent.close();
   });
 
+  it("counts a request it can't measure whole as the whole queue's room: EAGAIN behind another, whatever its op", async () => {
+    const agent = await heldAgent();
+    agent.send({ texts: ['held'] });
+    const big = 'a'.repeat(1024);
+    // Deeper than any op's fields, more entries than any op takes, a Map: each hides a string.
+    agent.send({ texts: [], x: { y: { z: { w: [big] } } } });
+    agent.send({ texts: [...Array.from({ length: 1 << 17 }, () => ''), big] });
+    agent.send({ texts: [], m: new Map([[1, big]]) });
+    await agent.settled();
+    agent.release();
+    await agent.until(5);
+    const [, held, ...unmeasured] = agent.replies;
+    expect(held.texts).to.deep.equal(['held']);
+    for (const r of unmeasured) expect(r.error).to.deep.equal(FULL);
+    // Alone, it waits behind nothing: its op answers it (this stand-in vault can't, so with its own error).
+    agent.send({ texts: [], m: new Map([[1, big]]) });
+    await agent.until(6);
+    expect(agent.replies.at(-1).error).to.not.deep.equal(FULL);
+    agent.close();
+  });
+
   it('counts a view by the whole buffer it came with, once: a 1-byte view of a 128 MiB buffer is EAGAIN', async function () {
     this.timeout(60_000);
     const agent = await heldAgent();
