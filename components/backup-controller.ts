@@ -45,6 +45,11 @@ export interface BackupState {
   pending: BackupRequestKind[];
   /** False when the popup has no namespace it may serve: no backup or restore is offered. */
   available: boolean;
+  /**
+   * The namespace (a site's origin) backups and restores are of, shown on every backup screen:
+   * any page may open the popup for any allowed site (`?namespace=`), so the person must see which.
+   */
+  site: string | null;
   preview: PreviewView | null;
   /** The chosen file's name, while its passphrase is asked. */
   fileName: string | null;
@@ -95,6 +100,7 @@ export class BackupController implements ReactiveController, BackupModel {
     outcome: null,
     pending: [],
     available: false,
+    site: null,
     preview: null,
     fileName: null,
   };
@@ -230,7 +236,7 @@ export class BackupController implements ReactiveController, BackupModel {
         () => bus.removeEventListener('message', onBus),
         () => service.close(),
       );
-      this.set({ available: true });
+      this.set({ available: true, site: namespace });
       await this.follow();
     } catch (error) {
       console.error(`slicc-vault: backups could not start in the popup (${(error as Error)?.name ?? 'error'})`);

@@ -79,10 +79,11 @@ export function backupScreen(model: BackupModel, parts: Parts) {
   const { task } = model.state;
   // Cancel stops a job under way (scrypt, a file read): it stays pressable while one runs.
   const cancel = parts.button('Cancel', () => model.cancel(), 'secondary', 'outline', model.state.stoppable);
+  const site = html`<code>${model.state.site ?? ''}</code>`;
   switch (task) {
     case 'backup':
       return html`<p>
-          The backup is one file with every secret of this SLICC site, removed ones included, encrypted with
+          The backup is one file with every secret of the SLICC site ${site}, removed ones included, encrypted with
           <a href="https://age-encryption.org" target="_blank" rel="noopener noreferrer">age</a> to a passphrase you choose
           now. Anyone with the file and the passphrase can read every value; without the passphrase nobody can, you neither.
         </p>
@@ -98,8 +99,8 @@ export function backupScreen(model: BackupModel, parts: Parts) {
         </form>`;
     case 'restore':
       return html`<p>
-          Choose a slicc-vault backup (an <code>.age</code> file, or one made with <code>age -p</code>) or a
-          <code>.env</code> file. Nothing is written until you have seen what it changes.
+          Restore into the SLICC site ${site}: choose a slicc-vault backup (an <code>.age</code> file, or one made with
+          <code>age -p</code>) or a <code>.env</code> file. Nothing is written until you have seen what it changes.
         </p>
         <div
           class="drop"
@@ -147,7 +148,7 @@ function preview(model: BackupModel, p: PreviewView, parts: Parts, cancel: unkno
   const moved = p.items.filter((i) => i.placeholderWas && i.status !== 'invalid');
   const writes = p.added + p.replaced + p.broughtBack;
   return html`<p>
-      ${p.fileName}: ${p.added} new, ${p.replaced} replacing a value here,${p.broughtBack ? ` ${p.broughtBack} brought back from removed,` : ''}
+      ${p.fileName} into <code>${model.state.site ?? ''}</code>: ${p.added} new, ${p.replaced} replacing a value here,${p.broughtBack ? ` ${p.broughtBack} brought back from removed,` : ''}
       ${p.items.filter((i) => i.status === 'unchanged').length} unchanged, ${p.items.filter((i) => i.status === 'invalid').length + p.invalidLines.length} invalid.
     </p>
     ${p.otherNamespace ? html`<p><strong>This backup is of another site, ${p.otherNamespace}.</strong> Its secrets are restored into this one.</p>` : nothing}

@@ -123,6 +123,7 @@ function models(backup: Partial<BackupState>, theme: 'light' | 'dark', screen: P
       outcome: null,
       pending: [],
       available: true,
+      site: 'https://seven.sliccy.ai',
       preview: null,
       fileName: null,
       ...backup,
@@ -190,6 +191,13 @@ describe('the backup and restore screens', () => {
     expect(fields.map((f) => f.value)).to.deep.equal(['', '']);
   });
 
+  it('names the site a backup or a restore is of on its first screen', async () => {
+    for (const task of ['backup', 'restore'] as const) {
+      const { root } = await render({ task });
+      expect(root.querySelector('main')!.textContent!.replace(/\s+/g, ' '), task).to.contain('the SLICC site https://seven.sliccy.ai');
+    }
+  });
+
   it('hands a chosen file to the model and focuses the new screen', async () => {
     const { root, asked } = await render({ task: 'restore' });
     const input = root.querySelector<HTMLInputElement>('#restore-file')!;
@@ -234,6 +242,8 @@ describe('the backup and restore screens', () => {
     const text = root.querySelector('main')!.textContent!.replace(/\s+/g, ' ');
     expect(text).to.contain(`NPM_TOKEN: ${P(2)} becomes ${P(900)}`);
     expect(text).to.contain('This backup is of another site, https://old.sliccy.ai.');
+    // Any page may open the popup for any allowed site: the site it restores into is always named.
+    expect(text).to.contain(' into https://seven.sliccy.ai: ');
     [...root.querySelectorAll('button')].find((b) => b.textContent!.trim() === 'Restore 5 records')!.click();
     expect(asked).to.deep.equal([['confirm']]);
   });
