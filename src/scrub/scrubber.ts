@@ -406,15 +406,34 @@ function hexSepForm(raw: Uint8Array, o: number, n: number, sep: number): void {
 /** Hex separators: space, ':' and '-'. */
 const HEX_SEPARATORS = [32, 58, 45];
 
+/** The short escapes of Python's bytes repr: the byte each stands for, 0 for none. */
+const PY_ESCAPE = new Uint8Array(256);
+for (const [c, b] of [
+  ['\\', 92],
+  ["'", 39],
+  ['t', 9],
+  ['n', 10],
+  ['r', 13],
+] as const)
+  PY_ESCAPE[c.charCodeAt(0)] = b;
+
 /**
- * `\xXX` for every byte (`echo -e`, C, `printf`), or with `printable` only the bytes outside
- * printable ASCII (and `\` and `'`), as Python writes bytes.
+ * `\xXX` for every byte (`echo -e`, C, `printf`), or with `python` as Python writes bytes
+ * (`repr(b)`): printable ASCII as itself but `\\` and the quote it chose (`'`, or `"` when the
+ * bytes hold `'` and no `"`), `\t` `\n` `\r`, every other byte `\xXX`.
  */
-function xescForm(raw: Uint8Array, o: number, n: number, printable: boolean): void {
+function xescForm(raw: Uint8Array, o: number, n: number, python: boolean): void {
   prefixLen = 0;
+  const quote = python && raw.subarray(o, o + n).includes(39) && !raw.subarray(o, o + n).includes(34) ? 34 : 39;
   for (let i = o; i < o + n && prefixLen < DECODING_PREFIX; i++) {
     const b = raw[i];
-    if (printable && b >= 32 && b < 127 && b !== 92 && b !== 39) prefix[prefixLen++] = b;
+    if (python && (b === 92 || b === quote)) {
+      prefix[prefixLen++] = 92;
+      prefix[prefixLen++] = b;
+    } else if (python && (b === 9 || b === 10 || b === 13)) {
+      prefix[prefixLen++] = 92;
+      prefix[prefixLen++] = b === 9 ? 116 : b === 10 ? 110 : 114;
+    } else if (python && b >= 32 && b < 127) prefix[prefixLen++] = b;
     else {
       prefix[prefixLen++] = 92;
       prefix[prefixLen++] = 120;
@@ -567,13 +586,6 @@ function encodedForms(raw: Uint8Array, o: number, n: number, rawId: number, s: S
   }
   xescForm(raw, o, n, false);
   pushPrefix(out, F_XESC, XESC, s);
-  // Python's spelling, where it isn't the raw bytes: its escapes may come past the prefix kept.
-  let unprintable = false;
-  for (let i = o; i < o + n && !unprintable; i++) unprintable = raw[i] < 32 || raw[i] >= 127 || raw[i] === 92 || raw[i] === 39;
-  if (unprintable) {
-    xescForm(raw, o, n, true);
-    pushPrefix(out, F_XESC, XESC, s);
-  }
   const units = utf16Into(raw, o, n);
   base64Forms(utf16, 0, units, s, out, true, s.intern(utf16, 0, units));
   for (let e = 0; e < URL_ENCODERS.length; e++) {
@@ -598,6 +610,14 @@ function encodedForms(raw: Uint8Array, o: number, n: number, rawId: number, s: S
       jsonForm(raw, o, n, slashed === 1, escapes);
       pushPrefix(out, F_JSON, JSON_, s);
     }
+  }
+  // Python's spelling, where it isn't the raw bytes: its escapes may come past the prefix kept.
+  // After JSON's: where the two spell a text alike (`\\`, `\n`), the hit is named json.
+  let unprintable = false;
+  for (let i = o; i < o + n && !unprintable; i++) unprintable = raw[i] < 32 || raw[i] >= 127 || raw[i] === 92 || raw[i] === 39;
+  if (unprintable) {
+    xescForm(raw, o, n, true);
+    pushPrefix(out, F_XESC, XESC, s);
   }
 }
 
@@ -1296,7 +1316,13 @@ function urlByte(d: Uint8Array, i: number, n: number): number {
 function xescByte(d: Uint8Array, i: number, n: number): number {
   const b = d[i];
   unitEnd = i + 1;
-  if (b !== 92 || i + 3 >= n || d[i + 1] !== 120 || HEXVAL[d[i + 2]] === 255 || HEXVAL[d[i + 3]] === 255) return b;
+  if (b !== 92 || i + 1 >= n) return b;
+  const short = PY_ESCAPE[d[i + 1]];
+  if (short !== 0) {
+    unitEnd = i + 2;
+    return short;
+  }
+  if (i + 3 >= n || d[i + 1] !== 120 || HEXVAL[d[i + 2]] === 255 || HEXVAL[d[i + 3]] === 255) return b;
   unitEnd = i + 4;
   return (HEXVAL[d[i + 2]] << 4) | HEXVAL[d[i + 3]];
 }

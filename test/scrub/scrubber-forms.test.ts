@@ -75,9 +75,20 @@ const lowerNoBreaks = (s: string) => noBreaks(s).toLowerCase();
 const hexOf = (bytes: Uint8Array, sep = '') => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(sep);
 /** Every byte as \xNN, as `echo -e`, C and `printf` take it. */
 const xEscapes = (bytes: Uint8Array) => Array.from(bytes, (b) => `\\x${b.toString(16).padStart(2, '0')}`).join('');
-/** Python's bytes repr: printable ASCII but \ and ' as itself, every other byte as \xNN. */
-const pythonBytes = (bytes: Uint8Array) =>
-  Array.from(bytes, (b) => (b >= 32 && b < 127 && b !== 92 && b !== 39 ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('');
+/**
+ * Python's `repr(bytes)` inside its quotes, as CPython's bytes_repr writes it: the quote `'`, or `"`
+ * when the bytes hold `'` and no `"`; `\\` and the quote escaped; tab, LF, CR as `\t` `\n` `\r`;
+ * printable ASCII as itself; every other byte `\xNN` in lower case.
+ */
+const pythonBytes = (bytes: Uint8Array) => {
+  const quote = bytes.includes(39) && !bytes.includes(34) ? 34 : 39;
+  const short: Record<number, string> = { 9: '\\t', 10: '\\n', 13: '\\r' };
+  return Array.from(bytes, (b) =>
+    b === 92 || b === quote
+      ? `\\${String.fromCharCode(b)}`
+      : (short[b] ?? (b >= 32 && b < 127 ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)),
+  ).join('');
+};
 /** A string's UTF-16 code units, little-endian (what PowerShell encodes for -EncodedCommand). */
 const utf16le = (s: string) =>
   Uint8Array.from(Array.from({ length: 2 * s.length }, (_, i) => (i % 2 ? s.charCodeAt(i >> 1) >> 8 : s.charCodeAt(i >> 1) & 255)));
@@ -480,6 +491,27 @@ describe('scrubber forms', () => {
           expect(text, `${kind} ${JSON.stringify(value)} as ${form}`).to.match(/^x \[redacted:S\]\S{0,3} y$/);
           expect(hits).to.deep.equal([{ name: 'S', form: name, count: 1 }]);
         }
+      }
+    }
+  });
+
+  it("catches bytes as python3's repr() writes them: \\\\, a quote, \\t among \\xNN, in strings, bytes and streams", () => {
+    // Each text is what `python3 -c "import sys; print(repr(sys.stdin.buffer.read()))"` printed for the value.
+    const cases: [string, string][] = [
+      ['pässwörd\\12345', "b'p\\xc3\\xa4ssw\\xc3\\xb6rd\\\\12345'"],
+      ["it's-é-secret-99", 'b"it\'s-\\xc3\\xa9-secret-99"'],
+      ['both\'and"quotes', "b'both\\'and\"quotes'"],
+      ['tab\tpässwort1', "b'tab\\tp\\xc3\\xa4sswort1'"],
+    ];
+    for (const [value, repr] of cases) {
+      expect(pythonBytes(enc.encode(value)), 'the reference writes what python3 wrote').to.equal(repr.slice(2, -1));
+      const scrubber = compileScrubber([{ name: 'S', placeholder: '<S>', value }]);
+      expect(scrubber.redact(`print(${repr})`).text, repr).to.equal(`print(b${repr[1]}[redacted:S]${repr[1]})`);
+      const bytes = enc.encode(`x ${repr} y`);
+      for (let cut = 0; cut <= bytes.length; cut++) {
+        const stream = scrubber.stream();
+        const out = [stream.push(bytes.subarray(0, cut)), stream.push(bytes.subarray(cut)), stream.end()];
+        expect(dec.decode(new Uint8Array(out.flatMap((b) => [...b]))), `${repr} cut at ${cut}`).to.equal(`x b${repr[1]}[redacted:S]${repr[1]} y`);
       }
     }
   });

@@ -112,7 +112,7 @@ function firstUnit(text: string, i: number): string {
   if (x) return String.fromCharCode(Number.parseInt(x[1], 16));
   const u = /^\\u([0-9a-fA-F]{4})(?:\\u([0-9a-fA-F]{4}))?/.exec(text.slice(i, i + 12));
   if (u) return latin1(enc.encode(String.fromCharCode(...[u[1], u[2] ?? '0'].map((h) => Number.parseInt(h, 16))).toWellFormed()))[0];
-  return ({ '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' } as Record<string, string>)[text[i + 1]] ?? text[i];
+  return ({ '"': '"', "'": "'", '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' } as Record<string, string>)[text[i + 1]] ?? text[i];
 }
 
 /**
@@ -140,18 +140,6 @@ function decodingForms(text: string, i: number, raw: string): [form: string, end
     }
     if (k === want.length) found.push([broke ? `${form}-wrapped` : form, at]);
   }
-  // \xNN in either case, or the byte itself.
-  {
-    let at = i;
-    let k = 0;
-    for (; k < raw.length; k++) {
-      const m = /^\\x([0-9a-fA-F]{2})/.exec(text.slice(at, at + 4));
-      const c = m ? String.fromCharCode(Number.parseInt(m[1], 16)) : text[at];
-      if (c !== raw[k]) break;
-      at += m ? 4 : 1;
-    }
-    if (k === raw.length) found.push(['x-escape', at]);
-  }
   // JSON: each unit a byte, a short escape or \uXXXX (a surrogate pair for an astral character).
   {
     const short: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
@@ -171,6 +159,21 @@ function decodingForms(text: string, i: number, raw: string): [form: string, end
       at += u ? (code > 0xffff ? 12 : 6) : 2;
     }
     if (got === raw) found.push(['json', at]);
+  }
+  // \xNN in either case, Python's short escapes (\\ \' \t \n \r), or the byte itself; after JSON, so a
+  // text both spell alike is named json.
+  {
+    const short: Record<string, string> = { '\\': '\\', "'": "'", t: '\t', n: '\n', r: '\r' };
+    let at = i;
+    let k = 0;
+    for (; k < raw.length; k++) {
+      const m = /^\\x([0-9a-fA-F]{2})/.exec(text.slice(at, at + 4));
+      const py = text[at] === '\\' ? short[text[at + 1]!] : undefined;
+      const c = py ?? (m ? String.fromCharCode(Number.parseInt(m[1], 16)) : text[at]);
+      if (c !== raw[k]) break;
+      at += py !== undefined ? 2 : m ? 4 : 1;
+    }
+    if (k === raw.length) found.push(['x-escape', at]);
   }
   return found;
 }
