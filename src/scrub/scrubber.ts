@@ -120,12 +120,12 @@ const HEX = 2; // pairs of hex digits in any case, decoding to the value
 const URL = 3; // %XX in any case, + for a space, or the byte itself, decoding to the value
 const JSON_ = 4; // a JSON string's content (any escape, \uXXXX in any case), decoding to the value
 const XESC = 5; // \xXX in any case, or the byte itself, decoding to the value
-const HEXSEP = 6; // pairs of hex digits in any case, the pattern's separator (space, : or -) between two
+const HEXSEP = 6; // pairs of hex digits in any case, the pattern's separator (space, : or -) between two, one LF or CRLF allowed before it (`od`'s lines)
 const RAWW = 7; // the value's bytes, one LF or CRLF allowed between any two
 const HEXW = 8; // pairs of hex digits in any case, one LF or CRLF allowed between any two digits
 // Kinds from HEX on decode the input and compare it with the value's raw bytes.
 /** Kinds that a line break may split anywhere: filed also under the offsets breaks shift them to. */
-const WRAPPING = (1 << B64) | (1 << RAWW) | (1 << HEXW);
+const WRAPPING = (1 << B64) | (1 << RAWW) | (1 << HEXW) | (1 << HEXSEP);
 const JSON_ONLY = 1 << JSON_;
 
 /**
@@ -171,7 +171,7 @@ function spanOf(kind: number, len: number, raw: number, shape: number): number {
     case XESC:
       return 4 * raw;
     case HEXSEP:
-      return 3 * raw - 1;
+      return 5 * raw - 3;
     case RAWW:
       return 3 * raw - 2;
     case HEXW:
@@ -1247,16 +1247,21 @@ function verify(t: Tables, p: number, d: Uint8Array, s: number, n: number): numb
       return i;
     }
     case HEXSEP: {
+      // `od -An -tx1` ends a line after 16 bytes and starts the next with the separator: "4c\n 79".
       const sep = pat[t.off[p] + 2];
-      const o = t.raw[p];
-      const end = s + 3 * t.rawLen[p] - 1;
-      if (end > n) return -1;
-      for (let i = s, j = o; i < end; i += 3, j++) {
+      let i = s;
+      for (let j = t.raw[p], end = j + t.rawLen[p]; j < end; j++) {
+        if (j > t.raw[p]) {
+          if (i < n && d[i] !== sep) i = skipBreak(d, i, n);
+          if (i >= n || d[i++] !== sep) return -1;
+        }
+        if (i + 1 >= n) return -1;
         const hi = HEXVAL[d[i]];
         const lo = HEXVAL[d[i + 1]];
-        if (hi === 255 || lo === 255 || ((hi << 4) | lo) !== pat[j] || (i + 2 < end && d[i + 2] !== sep)) return -1;
+        if (hi === 255 || lo === 255 || ((hi << 4) | lo) !== pat[j]) return -1;
+        i += 2;
       }
-      return end;
+      return i;
     }
     case RAWW: {
       let i = s;
@@ -1427,7 +1432,8 @@ function checkOf(c: number, d: Uint8Array, s: number, n: number): number | null 
   const at = c === CHECK_UTF16 ? CHECK_AT_UTF16 : CHECK_AT;
   const want = at + 4;
   if (c === 0) return s + want <= n ? gramAt(d, s + CHECK_AT) : null;
-  const sep = d[s + 2];
+  // Separated hex's separator, after the line break `od` may end a line with.
+  const sep = c === 6 ? d[skipBreak(d, s + 2, n)] : 0;
   if (c === 6 && sep !== 32 && sep !== 58 && sep !== 45) return null;
   let i = s;
   for (let k = 0; k < want; ) {
@@ -1436,7 +1442,10 @@ function checkOf(c: number, d: Uint8Array, s: number, n: number): number | null 
     if (c === 3 || c === CHECK_UTF16) {
       READ[k++] = d[i++];
     } else if (c === 5 || c === 6) {
-      if (c === 6 && k > 0 && d[i++] !== sep) return null;
+      if (c === 6 && k > 0) {
+        if (i < n && d[i] !== sep) i = skipBreak(d, i, n);
+        if (i >= n || d[i++] !== sep) return null;
+      }
       const hi = i < n ? HEXVAL[d[i]] : 255;
       i = c === 5 ? skipBreak(d, i + 1, n) : i + 1;
       const lo = i < n ? HEXVAL[d[i++]] : 255;

@@ -516,6 +516,42 @@ describe('scrubber forms', () => {
     }
   });
 
+  it('catches od -An -tx1 dumps of a value over many lines, starting anywhere on one, in strings, bytes and streams', () => {
+    // What `printf 'xxsk-live-4eC39HqLyjWDarjtT1zdp7dc!' | od -An -tx1` printed.
+    const printed = ' 78 78 73 6b 2d 6c 69 76 65 2d 34 65 43 33 39 48\n 71 4c 79 6a 57 44 61 72 6a 74 54 31 7a 64 70 37\n 64 63 21\n';
+    const live = compileScrubber([{ name: 'S', placeholder: '<S>', value: 'sk-live-4eC39HqLyjWDarjtT1zdp7dc' }]);
+    expect(live.redact(printed).text).to.equal(' 78 78 [redacted:S] 21\n');
+    const r = prng(4545);
+    for (let i = 0; i < 60; i++) {
+      const value = randomValue(r, KINDS[i % KINDS.length], 17);
+      const raw = enc.encode(value);
+      const before = Uint8Array.from({ length: int(r, 40) }, () => 0x20 + int(r, 95));
+      const bytes = new Uint8Array([...before, ...raw, 0x21]);
+      // od's lines: 16 bytes each, every byte as a space and two hex digits, LF (or CRLF) after each line.
+      const eol = r() < 0.5 ? '\n' : '\r\n';
+      let dump = '';
+      let from = -1;
+      let to = -1;
+      for (const [k, b] of bytes.entries()) {
+        if (k > 0 && k % 16 === 0) dump += eol;
+        if (k === before.length) from = dump.length + 1;
+        dump += ` ${b.toString(16).padStart(2, '0')}`;
+        if (k === before.length + raw.length - 1) to = dump.length;
+      }
+      dump += eol;
+      const text = r() < 0.5 ? dump : dump.toUpperCase();
+      const want = `${text.slice(0, from)}[redacted:S]${text.slice(to)}`;
+      const scrubber = compileScrubber([{ name: 'S', placeholder: '<S>', value }]);
+      expect(scrubber.redact(text).text, `${JSON.stringify(value)} in ${JSON.stringify(text)}`).to.equal(want);
+      expect(scrubber.redact(text).hits).to.deep.equal([{ name: 'S', form: 'hex-separated', count: 1 }]);
+      const stream = scrubber.stream();
+      const input = enc.encode(text);
+      const cut = int(r, input.length + 1);
+      const out = [stream.push(input.subarray(0, cut)), stream.push(input.subarray(cut)), stream.end()];
+      expect(dec.decode(new Uint8Array(out.flatMap((b) => [...b]))), `cut at ${cut}`).to.equal(want);
+    }
+  });
+
   it('replaces each new form and leaves near misses of it untouched: a wrong unit, a second separator, two line breaks in a row, a broken escape', () => {
     const r = prng(3434);
     for (let i = 0; i < 40; i++) {
@@ -534,7 +570,13 @@ describe('scrubber forms', () => {
         [xs, [xs.slice(0, 4 * half) + `\\x${other(raw[half])}` + xs.slice(4 * half + 4), xs.slice(4)]],
         [
           pairs.join(' '),
-          [pairs.slice(0, half).join(':') + '-' + pairs.slice(half).join(':'), pairs.slice(0, half).join(' ') + '  ' + pairs.slice(half).join(' ')],
+          [
+            pairs.slice(0, half).join(':') + '-' + pairs.slice(half).join(':'),
+            pairs.slice(0, half).join(' ') + '  ' + pairs.slice(half).join(' '),
+            // A line break where od's is (before the separator) but two, or without the separator.
+            pairs.slice(0, half).join(' ') + '\n\n ' + pairs.slice(half).join(' '),
+            pairs.slice(0, half).join(' ') + '\n' + pairs.slice(half).join(' '),
+          ],
         ],
         [foldText(r, hex, 1 + int(r, 8)), [hex.slice(0, 2 * half) + '\n\n' + hex.slice(2 * half), hex.slice(0, 2 * half) + 'g' + hex.slice(2 * half + 1)]],
         [
