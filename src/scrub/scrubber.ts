@@ -1539,10 +1539,12 @@ function matchAt(t: Tables, d: Uint8Array, s: number, n: number, best: Int32Arra
   if (g0 === U00 && s + 12 <= n) found = longer(t, mixKey(g0, g1, gramAt(d, s + 8)), d, s, n, 0, best, found);
   const r0 = d[s] | (d[s + 1] << 8) | (d[s + 2] << 16) | (d[s + 3] << 24);
   const r1 = d[s + 4] | (d[s + 5] << 8) | (d[s + 6] << 16) | (d[s + 7] << 24);
-  if (hasBreak(r0) || hasBreak(r1)) {
+  const early = hasBreak(r0) || hasBreak(r1);
+  // A pattern that starts `\u00` is keyed by 12 bytes: a break among bytes 8 to 11 moves its key too.
+  if (early || (g0 === U00 && s + 12 <= n && hasBreak(wordAt(d, s + 8)))) {
     let i = s;
     let k = 0;
-    while (k < 8 && i < n) {
+    while (k < 12 && i < n) {
       const c = d[i];
       if (c !== 10 && c !== 13) {
         KEY[k++] = c;
@@ -1550,8 +1552,11 @@ function matchAt(t: Tables, d: Uint8Array, s: number, n: number, best: Int32Arra
       } else if (c === 10 && k > 0) i++;
       else if (c === 13 && k > 0 && i + 1 < n && d[i + 1] === 10) i += 2;
       else break;
+      if (k === 8 && gramAt(KEY, 0) !== U00) break;
     }
-    if (k === 8) found = longer(t, mixKey(gramAt(KEY, 0), gramAt(KEY, 4), 0), d, s, n, WRAPPING, best, found);
+    const k0 = gramAt(KEY, 0);
+    if (k >= 8 && early) found = longer(t, mixKey(k0, gramAt(KEY, 4), 0), d, s, n, WRAPPING, best, found);
+    if (k0 === U00 && k === 12) found = longer(t, mixKey(k0, gramAt(KEY, 4), gramAt(KEY, 8)), d, s, n, WRAPPING, best, found);
   }
   if (hasBackslash(r0) || hasBackslash(r1)) {
     const k = decodeJson(d, s, n, KEY, 8);

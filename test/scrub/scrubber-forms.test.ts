@@ -457,6 +457,19 @@ describe('scrubber forms', () => {
     }
   });
 
+  it('catches a folded raw value that starts with the characters \\u00 (keyed by 12 bytes), the break after any of them', () => {
+    for (const value of ['\\u0041bcdefgh', '\\u00e9-token-abcdefgh', '\\u0041bc', '\\U00ffzzzzzzzzzzzz']) {
+      const scrubber = compileScrubber([{ name: 'S', placeholder: '<S>', value }]);
+      for (let at = 1; at < value.length; at++) {
+        for (const eol of ['\n', '\r\n']) {
+          const text = `x ${value.slice(0, at)}${eol}${value.slice(at)} y`;
+          expect(scrubber.redact(text).text, JSON.stringify(text)).to.equal('x [redacted:S] y');
+          expect(dec.decode(scrubber.redactBytes(enc.encode(text)).bytes), JSON.stringify(text)).to.equal('x [redacted:S] y');
+        }
+      }
+    }
+  });
+
   it('catches hex split by line breaks anywhere, as xxd -p writes it at 60 columns and fold at any width, in either case', () => {
     const r = prng(3232);
     for (const kind of KINDS) {
