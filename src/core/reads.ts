@@ -16,6 +16,7 @@ import {
   type VaultDb,
   auditPage,
   pendingOf,
+  policyMark,
   stateAt,
 } from '../store/index.ts';
 import type { NamespaceState } from './namespace-state.ts';
@@ -167,9 +168,9 @@ export class Reads {
     return (await this.parts.served.state(namespace)).all();
   }
 
-  /** The namespace's revision in memory. */
-  async rev(namespace: string): Promise<number> {
-    return (await this.parts.served.state(namespace)).rev;
+  /** The namespace's accepted policy files in memory, as one string (`policyMark`). */
+  async policyMark(namespace: string): Promise<string> {
+    return policyMark((await this.parts.served.state(namespace)).stored);
   }
 
   /** The namespace's scrub version, from memory. */

@@ -13,22 +13,24 @@ export async function materialize(vault: SealedVault, namespace: string, env: Re
   const exec = stamp.exec;
   if (!exec) throw einval("materialize needs the kernel's exec in the stamp");
   // A reveal is written only if nothing it was decided on changed meanwhile (a value, a removal, a
-  // policy, a lock): else it is decided again, from what is stored then.
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const reply = await decide(vault, namespace, env, stamp, exec);
+  // policy, the key, a lock): else it is decided again, from what is stored then.
+  for (let attempt = 1; ; attempt++) {
+    const reply = await decide(vault, namespace, env, stamp, exec, attempt === 5);
     if (reply) return reply;
   }
-  throw new VaultError('EAGAIN', 'the vault changed while this exec was decided; try again');
 }
 
-/** One decision and its reveal; null when the vault changed before the reveal was written. */
-async function decide(vault: SealedVault, namespace: string, env: Record<string, string>, stamp: Stamp, exec: NonNullable<Stamp['exec']>) {
+const CHANGING = 'the vault changed while this exec was decided; try again';
+
+/** One decision and its reveal; null when the vault changed before the reveal was written (on the `last`, EAGAIN, audited). */
+async function decide(vault: SealedVault, namespace: string, env: Record<string, string>, stamp: Stamp, exec: NonNullable<Stamp['exec']>, last: boolean) {
   // A value, policy or lock another document has just written is in effect for the decision.
   await vault.reads.fresh(namespace);
-  const [rev, records, effect] = await Promise.all([vault.reads.rev(namespace), vault.reads.all(namespace), vault.reads.inEffect(namespace)]);
+  const [records, effect, mark] = await Promise.all([vault.reads.all(namespace), vault.reads.inEffect(namespace), vault.reads.policyMark(namespace)]);
   const byPlaceholder = new Map(records.map((r) => [r.placeholder, r]));
   const policy = effect.policy.secrets;
-  const key = vault.keys.key;
+  const held = vault.keys.current;
+  const key = held?.key ?? null;
   const { verdicts, refusal } = judgeExec({
     env,
     exec,
@@ -40,7 +42,7 @@ async function decide(vault: SealedVault, namespace: string, env: Record<string,
   });
   const scrub = await vault.reads.registeredScrub(namespace);
   const entries = (verdictsOf: Verdict[], refused: string | null) => revealEntries(verdictsOf, exec, stamp, refused, scrub);
-  if (refusal || !key) {
+  if (refusal || !held || !key) {
     const { code, message } = refusal ?? { code: 'EACCES' as const, message: 'vault is locked' };
     await vault.writes.refusedReveal(namespace, entries(verdicts, message));
     throw new VaultError(code, message);
@@ -61,11 +63,18 @@ async function decide(vault: SealedVault, namespace: string, env: Record<string,
   }
 
   const ids = [...values.keys()];
-  const written = await vault.writes.reveal(namespace, exec.kind, policy?.limits ?? DEFAULT_LIMITS, ids, (rate) => entries(verdicts, rate), {
-    rev,
-    held: () => vault.keys.key === key,
-  });
-  if (!written) return null;
+  const decided = {
+    records: ids.map((id) => records.find((r) => r.id === id)!).map((r) => ({ id: r.id, revision: r.revision ?? 0, updatedAt: r.updatedAt })),
+    policy: mark,
+    key: { check: held.check, epoch: held.epoch },
+    held: () => vault.keys.current === held,
+  };
+  const written = await vault.writes.reveal(namespace, exec.kind, policy?.limits ?? DEFAULT_LIMITS, ids, (rate) => entries(verdicts, rate), decided);
+  if (!written) {
+    if (!last) return null;
+    await vault.writes.refusedReveal(namespace, entries(verdicts, CHANGING));
+    throw new VaultError('EAGAIN', CHANGING);
+  }
   if (written.refused !== null) throw new VaultError('EAGAIN', written.refused);
   // Without a prototype, a variable named `__proto__` is one like any other.
   const out: Record<string, string> = Object.create(null);

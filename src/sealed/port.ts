@@ -3,16 +3,17 @@ import type { ExecKind, RecordState, RequestStateName, SealedReply, SecretView }
 import type { RevealDraft } from '../exec/index.ts';
 import type { InEffect, TestRequest } from '../inject/index.ts';
 import type { Limits } from '../policy/index.ts';
-import type { Actor, Decided, NewRequest, RecordInput, RotationCheck, StoredRecord, StoredRequest } from '../store/index.ts';
+import type { Actor, Decided, HeldKey, NewRequest, RecordInput, RotationCheck, StoredRecord, StoredRequest } from '../store/index.ts';
 
 /** What /dev/sealed uses of the vault: the key, the namespace from memory, requests, the verdict of `test`, and writes. */
 export interface SealedVault {
-  readonly keys: { readonly key: CryptoKey | null };
+  /** The key, and what it was adopted at (its check value and lock epoch), which a reveal checks in its transaction. */
+  readonly keys: { readonly key: CryptoKey | null; readonly current: HeldKey | null };
   reads: {
     now(): number;
     fresh(namespace: string): Promise<void>;
-    /** The revision of the namespace in memory, which `all` and `inEffect` read. */
-    rev(namespace: string): Promise<number>;
+    /** The accepted policy files in memory, which `inEffect` reads, as one string (`policyMark`). */
+    policyMark(namespace: string): Promise<string>;
     all(namespace: string): Promise<StoredRecord[]>;
     /** The namespace's scrubber as a string function, null before the first unlock. */
     registeredScrub(namespace: string): Promise<((text: string) => string) | null>;

@@ -18,7 +18,7 @@ export {
   type WriteOptions,
 } from './records.ts';
 export { type NewRequest, Requests, oldestFirst, pendingOf, stateAt, statusOf } from './requests.ts';
-export { type Decided, Reveals } from './reveals.ts';
+export { type Decided, Reveals, policyMark } from './reveals.ts';
 export {
   type Attempts,
   DB_NAME,

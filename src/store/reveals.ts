@@ -5,14 +5,23 @@ import type { ExecKind } from '../contract.ts';
 import { type RateLog, type RevealDraft, emptyLog, logged, rateRefusal } from '../exec/index.ts';
 import type { Limits } from '../policy/index.ts';
 import { addAudit } from './audit.ts';
-import { type Delta, bump, deltaOf, revOf, settle } from './meta.ts';
-import type { StoredRecord, VaultDb } from './schema.ts';
+import { type Delta, bump, deltaOf, settle } from './meta.ts';
+import type { StoredPolicy, StoredRecord, VaultDb } from './schema.ts';
 
-/** What a reveal was decided on: the namespace's revision then, and whether the key it decrypted with is still held. */
+/**
+ * What a reveal was decided on: each record revealed as it was read, the accepted policy files
+ * (`policyMark`), the key's check value and lock epoch, and whether this document still holds that key.
+ */
 export interface Decided {
-  rev: number;
+  records: { id: string; revision: number; updatedAt: number }[];
+  policy: string;
+  key: { check: string; epoch: number };
   held: () => boolean;
 }
+
+/** The accepted policy files of a namespace, as one string: the same string, the same `[exec]` and `[limits]`. */
+export const policyMark = (stored: StoredPolicy | undefined): string =>
+  JSON.stringify(Object.entries(stored?.accepted ?? {}).map(([path, file]) => [path, file?.sha256 ?? null]));
 
 /** Thrown inside the transaction when the decision no longer holds: the writes are aborted. */
 const STALE = Symbol('stale');
@@ -27,9 +36,8 @@ export class Reveals {
    * Counts a reveal of that kind against the namespace's rates and, within them, audits it and
    * marks its records used; past one, audits the refusal instead. `entries` drafts the audit,
    * given the refusal (null for a reveal). Answers the refusal, if any, and the write's delta; or
-   * null, writing nothing, when the namespace's revision has moved since `decided` (any write of
-   * any document: a value, a removal, a policy) or its key is no longer held (a lock): the
-   * caller decides again.
+   * null, writing nothing, when anything `decided` read has changed since (a value rotated or
+   * removed, a policy file, the key or a lock, in any document): the caller decides again.
    */
   async reveal(
     namespace: string,
@@ -40,26 +48,37 @@ export class Reveals {
     decided: Decided,
   ): Promise<{ refused: string | null; delta: Delta } | null> {
     const now = this.now();
-    const tx = this.db.transaction(['reveals', 'records', 'audit', 'namespaces'], 'readwrite');
+    const tx = this.db.transaction(['reveals', 'records', 'audit', 'namespaces', 'policy', 'keys'], 'readwrite');
     return settle(tx, async () => {
-      const [stored, meta] = await Promise.all([tx.objectStore('reveals').get(namespace), tx.objectStore('namespaces').get(namespace)]);
-      if ((meta ? revOf(meta) : 0) !== decided.rev || !decided.held()) throw STALE;
+      const [stored, policy, check, epoch, records] = await Promise.all([
+        tx.objectStore('reveals').get(namespace),
+        tx.objectStore('policy').get(namespace),
+        tx.objectStore('keys').get('check'),
+        tx.objectStore('keys').get('epoch'),
+        Promise.all(decided.records.map((r) => tx.objectStore('records').get(r.id))),
+      ]);
+      const same = decided.records.every((r, i) => {
+        const now = records[i];
+        return now?.namespace === namespace && now.removedAt === undefined && (now.revision ?? 0) === r.revision && now.updatedAt === r.updatedAt;
+      });
+      const keyHeld = check?.slot === 'check' && check.id === decided.key.check && (epoch?.slot === 'epoch' ? epoch.epoch : 0) === decided.key.epoch;
+      if (!same || policyMark(policy) !== decided.policy || !keyHeld || !decided.held()) throw STALE;
       const log: RateLog = stored ?? emptyLog();
       const refused = rateRefusal(log, kind, limits, now);
-      const records: StoredRecord[] = [];
+      const used: StoredRecord[] = [];
       if (refused === null) {
         await tx.objectStore('reveals').put({ namespace, ...logged(log, kind, now) });
         for (const id of new Set(ids)) {
           const record = await tx.objectStore('records').get(id);
           if (record?.namespace !== namespace) continue;
-          const used = { ...record, usedAt: now };
-          records.push(used);
-          await tx.objectStore('records').put(used);
+          const marked = { ...record, usedAt: now };
+          used.push(marked);
+          await tx.objectStore('records').put(marked);
         }
       }
       const audit = [];
       for (const entry of entries(refused)) audit.push(await addAudit(tx, namespace, now, entry));
-      return { refused, delta: deltaOf(await bump(tx, namespace), { records, audit }) };
+      return { refused, delta: deltaOf(await bump(tx, namespace), { records: used, audit }) };
     }).catch((error) => {
       if (error === STALE) return null;
       throw error;

@@ -3,9 +3,9 @@
 import { expect } from '@open-wc/testing';
 import { deleteDB } from 'idb';
 import type { RevealDraft } from '../../src/exec/index.ts';
-import { autoUnlock } from '../../src/lock/index.ts';
+import { openDevice } from '../../src/lock/index.ts';
 import { DEFAULT_LIMITS } from '../../src/policy/index.ts';
-import { Namespaces, Records, Reveals, type VaultDb, auditPage, openVaultDb } from '../../src/store/index.ts';
+import { type Decided, type HeldKey, Records, Reveals, type StoredRecord, type VaultDb, auditPage, openVaultDb, policyMark } from '../../src/store/index.ts';
 import { canary } from '../helpers/vault.ts';
 
 const NS = 'https://seven.sliccy.ai';
@@ -35,40 +35,62 @@ describe('reveals', () => {
     await deleteDB(dbName);
   });
 
-  /** GH_TOKEN written, and the revision a reveal would be decided at now. */
+  /** GH_TOKEN written, and what a reveal of it would be decided on now. */
   async function written() {
-    const key = (await autoUnlock(db))!;
+    const opened = await openDevice(db);
+    if (opened.state !== 'open') throw new Error('a new vault opens by itself');
+    const held: HeldKey = opened;
     const records = new Records(db);
-    const { record } = await records.write(NS, key, { name: 'GH_TOKEN', value: canary('gh'), kind: 'secret', source: 'settings' });
-    return { key, records, record, rev: await new Namespaces(db).rev(NS) };
+    const { record } = await records.write(NS, held, { name: 'GH_TOKEN', value: canary('gh'), kind: 'secret', source: 'settings' });
+    const decided = (r: StoredRecord, still = () => true): Decided => ({
+      records: [{ id: r.id, revision: r.revision ?? 0, updatedAt: r.updatedAt }],
+      policy: policyMark(undefined),
+      key: { check: held.check, epoch: held.epoch },
+      held: still,
+    });
+    return { held, records, record, decided };
   }
 
+  const reveal = (record: StoredRecord, decided: Decided) => new Reveals(db).reveal(NS, 'exec', DEFAULT_LIMITS, [record.id], draft, decided);
   const reveals = async () => (await auditPage(db, NS)).audit.filter((e) => e.type === 'materialize');
 
-  it('counts, audits and marks used a reveal decided at the revision stored', async () => {
-    const { record, rev } = await written();
-    const done = await new Reveals(db).reveal(NS, 'exec', DEFAULT_LIMITS, [record.id], draft, { rev, held: () => true });
+  it('counts, audits and marks used a reveal whose decision still holds, though other records changed meanwhile', async () => {
+    const { held, records, record, decided } = await written();
+    await records.write(NS, held, { name: 'OTHER_TOKEN', value: canary('other'), kind: 'secret', source: 'settings' });
+    const done = await reveal(record, decided(record));
     expect(done?.refused).to.equal(null);
     expect((await reveals()).map((e) => e.name)).to.deep.equal(['GH_TOKEN']);
     expect((await db.get('records', record.id))?.usedAt).to.be.a('number');
-    expect(await new Namespaces(db).rev(NS)).to.equal(rev + 1);
   });
 
-  it('writes nothing and answers null when another write moved the revision after the decision', async () => {
-    const { records, record, rev } = await written();
+  it('writes nothing and answers null when the record was removed or rotated after the decision', async () => {
+    const { held, records, record, decided } = await written();
     await records.remove(NS, 'GH_TOKEN');
-    const done = await new Reveals(db).reveal(NS, 'exec', DEFAULT_LIMITS, [record.id], draft, { rev, held: () => true });
-    expect(done).to.equal(null);
+    expect(await reveal(record, decided(record))).to.equal(null);
+    await records.restore(NS, 'GH_TOKEN');
+    const restored = (await db.get('records', record.id))!;
+    await records.write(NS, held, { name: 'GH_TOKEN', value: canary('rotated'), kind: 'secret', source: 'settings' });
+    expect(await reveal(record, decided(restored))).to.equal(null);
     expect(await reveals()).to.deep.equal([]);
     expect((await db.get('records', record.id))?.usedAt).to.equal(undefined);
     expect(await db.get('reveals', NS)).to.equal(undefined);
   });
 
-  it('writes nothing and answers null when the key it decrypted with is no longer held (a lock)', async () => {
-    const { record, rev } = await written();
-    const done = await new Reveals(db).reveal(NS, 'exec', DEFAULT_LIMITS, [record.id], draft, { rev, held: () => false });
-    expect(done).to.equal(null);
+  it('writes nothing when a policy file changed, or the lock epoch moved in another document, or this one dropped its key', async () => {
+    const { held, record, decided } = await written();
+    await db.put('policy', { namespace: NS, accepted: { '/etc/fnox/secrets-policy.toml': { sha256: 'a'.repeat(64), text: '' } }, files: [], audited: {} });
+    expect(await reveal(record, decided(record))).to.equal(null);
+    await db.delete('policy', NS);
+    await db.put('keys', { slot: 'epoch', epoch: held.epoch + 1 });
+    expect(await reveal(record, decided(record))).to.equal(null);
+    await db.put('keys', { slot: 'epoch', epoch: held.epoch });
+    expect(
+      await reveal(
+        record,
+        decided(record, () => false),
+      ),
+    ).to.equal(null);
     expect(await reveals()).to.deep.equal([]);
-    expect(await new Namespaces(db).rev(NS)).to.equal(rev);
+    expect((await reveal(record, decided(record)))?.refused, 'all put back, it is written').to.equal(null);
   });
 });
