@@ -144,8 +144,8 @@ const MEASURED_DEPTH = 4;
 const MEASURED_ENTRIES = 1 << 17;
 
 /**
- * What a request costs while it waits in a port's queue: the strings (two bytes per code unit) and
- * buffers it carries, so measuring it reads no text and is itself bounded. A view counts the whole
+ * What a request costs while it waits in a port's queue: the strings (two bytes per code unit), its
+ * field names and indices among them, and the buffers it carries, so measuring it reads no text and is itself bounded. A view counts the whole
  * buffer it came with, once (a message carries all of a view's buffer: a 1-byte view can hold a
  * gigabyte). Numbers and the like count nothing. A request it can't measure whole (nested deeper
  * than any op's fields, more entries than any op takes, a Map, a Blob or any other object but a
@@ -172,11 +172,12 @@ export function queuedSize(data: unknown): number {
     else if (ArrayBuffer.isView(v)) buffer(v.buffer);
     else if (v instanceof ArrayBuffer) buffer(v);
     else if (depth >= MEASURED_DEPTH) whole = false;
-    else if (Array.isArray(v)) for (let i = 0; i < v.length && whole; i++) add(v[i], depth + 1);
-    else if (Object.getPrototypeOf(v) !== Object.prototype) whole = false;
+    else if (!Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype) whole = false;
+    // An array's named properties travel too, and every name: both are counted.
     else
       for (const key in v) {
         if (!whole) break;
+        total += key.length * 2;
         add((v as Record<string, unknown>)[key], depth + 1);
       }
   };

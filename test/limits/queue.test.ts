@@ -97,8 +97,9 @@ describe("an agent port's queue", () => {
     // 128 MiB through a port and the scrubber: seconds on a shared machine.
     this.timeout(60_000);
     const agent = await heldAgent();
-    // `redact` counts 12 bytes for its op name: two such requests fill the 128 MiB exactly.
-    const half = new Uint8Array(MAX_QUEUED_BYTES / 2 - 12);
+    // Its op name (`redact`, 12 bytes) and its field names and index (`v` `id` `op` `texts` `0`, 22 bytes) count too:
+    // two such requests fill the 128 MiB exactly.
+    const half = new Uint8Array(MAX_QUEUED_BYTES / 2 - 34);
     agent.send({ texts: [half] });
     agent.send({ texts: [half] });
     agent.send({ texts: [] });
@@ -130,6 +131,24 @@ describe("an agent port's queue", () => {
     agent.send({ texts: [], m: new Map([[1, big]]) });
     await agent.until(6);
     expect(agent.replies.at(-1).error).to.not.deep.equal(FULL);
+    agent.close();
+  });
+
+  it("counts an array's named properties and every field's name: past the room behind another, EAGAIN", async function () {
+    this.timeout(60_000);
+    const agent = await heldAgent();
+    agent.send({ texts: ['held'] });
+    // Each 64 Mi characters: 128 MiB as it waits.
+    const huge = 'x'.repeat(MAX_QUEUED_BYTES / 2);
+    agent.send({ texts: Object.assign(['a'], { pad: huge }) });
+    agent.send({ texts: [], [huge]: 0 });
+    await agent.settled();
+    agent.release();
+    await agent.until(4);
+    const [, held, named, name] = agent.replies;
+    expect(held.texts).to.deep.equal(['held']);
+    expect(named.error).to.deep.equal(FULL);
+    expect(name.error).to.deep.equal(FULL);
     agent.close();
   });
 
