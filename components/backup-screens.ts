@@ -132,7 +132,10 @@ export function backupScreen(model: BackupModel, parts: Parts) {
         </div>
         <div class="actions">${cancel}</div>`;
     case 'restore-passphrase':
-      return html`<p>${model.state.fileName ?? 'The file'} is an age file. Enter the passphrase it was encrypted with.</p>
+      return html`<p>
+          ${model.state.fileName ?? 'The file'} is an age file, to restore into the SLICC site ${site}. Enter the passphrase it was
+          encrypted with.
+        </p>
         <form @submit=${(e: SubmitEvent) => parts.submit(e, (f) => model.decrypt(f.get('backup-passphrase') ?? ''))}>
           ${parts.field('backup-passphrase', 'Backup passphrase', 'off')}
           <div class="actions">${parts.submitButton('Decrypt and check')} ${cancel}</div>

@@ -191,8 +191,8 @@ describe('the backup and restore screens', () => {
     expect(fields.map((f) => f.value)).to.deep.equal(['', '']);
   });
 
-  it('names the site a backup or a restore is of on its first screen', async () => {
-    for (const task of ['backup', 'restore'] as const) {
+  it('names the site a backup or a restore is of on each screen before anything is written', async () => {
+    for (const task of ['backup', 'restore', 'restore-passphrase'] as const) {
       const { root } = await render({ task });
       expect(root.querySelector('main')!.textContent!.replace(/\s+/g, ' '), task).to.contain('the SLICC site https://seven.sliccy.ai');
     }
