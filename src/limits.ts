@@ -145,9 +145,9 @@ const MEASURED_ENTRIES = 1 << 17;
 
 /**
  * What a request costs while it waits in a port's queue: the strings (two bytes per code unit), its
- * field names and indices among them, and the buffers it carries, so measuring it reads no text and is itself bounded. A view counts the whole
- * buffer it came with, once (a message carries all of a view's buffer: a 1-byte view can hold a
- * gigabyte). Numbers and the like count nothing. A request it can't measure whole (nested deeper
+ * field names and indices among them, and the buffers it carries, so measuring it reads no text
+ * and is itself bounded. A view counts the whole buffer it came with, once (a message carries all
+ * of a view's buffer: a 1-byte view can hold a gigabyte). Numbers and the like count nothing. A request it can't measure whole (nested deeper
  * than any op's fields, more entries than any op takes, a Map, a Blob or any other object but a
  * list or a plain one) counts as the whole queue's room: it waits only where nothing else does.
  */
