@@ -2,7 +2,7 @@
 // namespace, by name (the preview), and the writes a confirmation makes. Pure; the values stay in
 // the popup's memory until the writes.
 import type { ImportSource, RecordKind } from '../contract.ts';
-import type { ImportWrite, KeptRecord, StoredRecord } from '../store/index.ts';
+import { type ImportWrite, type KeptRecord, type StoredRecord, seenOf } from '../store/index.ts';
 import { newPlaceholder } from '../validate.ts';
 import type { Incoming, ReadFile } from './format.ts';
 
@@ -69,7 +69,7 @@ export function planRestore(file: ReadFile, current: Current, fresh: () => strin
   const items: PreviewItem[] = [];
   const writes: RestoreWrite[] = [];
   const kept: KeptRecord[] = [];
-  const keep = (here: StoredRecord) => kept.push({ name: here.name, id: here.id, revision: here.revision ?? 0, updatedAt: here.updatedAt });
+  const keep = (here: StoredRecord) => kept.push({ name: here.name, id: here.id, ...seenOf(here) });
   for (const incoming of file.records) {
     const { name } = incoming;
     if (incoming.problem !== undefined || incoming.value === undefined || incoming.kind === undefined) {
@@ -154,7 +154,7 @@ function writeOf(incoming: Incoming, kind: RecordKind, placeholder: string, here
     kind,
     value: incoming.value!,
     placeholder,
-    ...(here !== undefined && { replaces: here.id, was: { revision: here.revision ?? 0, updatedAt: here.updatedAt } }),
+    ...(here !== undefined && { replaces: here.id, was: seenOf(here) }),
     ...(replaces === undefined && incoming.createdAt !== undefined && { createdAt: incoming.createdAt }),
     ...(replaces === undefined && incoming.removedAt !== undefined && { removedAt: incoming.removedAt }),
     ...(incoming.expiresAt !== undefined && { expiresAt: incoming.expiresAt }),

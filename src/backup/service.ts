@@ -160,14 +160,12 @@ export class BackupService {
     const here = await this.records.all(this.namespace);
     const names = new Set(read.records.map((r) => r.name));
     // A record here that doesn't open has no value to compare: the file's replaces it.
-    const values = new Map(
-      [
-        ...(await opened(
-          key,
-          here.filter((r) => names.has(r.name)),
-        )),
-      ].map(([r, value]) => [r.name, value]),
-    );
+    const values = new Map<string, string>();
+    for (const [r, value] of await opened(
+      key,
+      here.filter((r) => names.has(r.name)),
+    ))
+      values.set(r.name, value);
     const taken = await this.records.placeholders();
     return planRestore(read, { namespace: this.namespace, records: here, values, taken });
   }

@@ -6,7 +6,7 @@ import type { SealedReply, Stamp } from '../contract.ts';
 import { VaultError, einval } from '../errors.ts';
 import { type Verdict, judgeExec, revealEntries } from '../exec/index.ts';
 import { DEFAULT_LIMITS } from '../policy/index.ts';
-import { decryptValue } from '../store/index.ts';
+import { decryptValue, seenOf } from '../store/index.ts';
 import type { SealedVault } from './port.ts';
 
 export async function materialize(vault: SealedVault, namespace: string, env: Record<string, string>, stamp: Stamp): Promise<SealedReply> {
@@ -42,7 +42,7 @@ async function decide(vault: SealedVault, namespace: string, env: Record<string,
   });
   const scrub = await vault.reads.registeredScrub(namespace);
   const entries = (verdictsOf: Verdict[], refused: string | null) => revealEntries(verdictsOf, exec, stamp, refused, scrub);
-  if (refusal || !held || !key) {
+  if (refusal || !held) {
     const { code, message } = refusal ?? { code: 'EACCES' as const, message: 'vault is locked' };
     await vault.writes.refusedReveal(namespace, entries(verdicts, message));
     throw new VaultError(code, message);
@@ -54,7 +54,7 @@ async function decide(vault: SealedVault, namespace: string, env: Record<string,
     const record = byPlaceholder.get(env[v.variable]!)!;
     if (values.has(record.id)) continue;
     try {
-      values.set(record.id, await decryptValue(key, record));
+      values.set(record.id, await decryptValue(held.key, record));
     } catch {
       const message = `${record.name} can't be read under the vault's key`;
       await vault.writes.refusedReveal(namespace, entries(verdicts, message));
@@ -64,7 +64,7 @@ async function decide(vault: SealedVault, namespace: string, env: Record<string,
 
   const ids = [...values.keys()];
   const decided = {
-    records: ids.map((id) => records.find((r) => r.id === id)!).map((r) => ({ id: r.id, revision: r.revision ?? 0, updatedAt: r.updatedAt })),
+    records: ids.map((id) => records.find((r) => r.id === id)!).map((r) => ({ id: r.id, ...seenOf(r) })),
     policy: mark,
     key: { check: held.check, epoch: held.epoch },
     held: () => vault.keys.current === held,

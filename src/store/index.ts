@@ -15,7 +15,9 @@ export {
   type RecordInput,
   Records,
   type RotationCheck,
+  type Seen,
   type WriteOptions,
+  seenOf,
 } from './records.ts';
 export { type NewRequest, Requests, oldestFirst, pendingOf, stateAt, statusOf } from './requests.ts';
 export { type Decided, Reveals, policyMark } from './reveals.ts';

@@ -45,6 +45,9 @@ export interface Seen {
   updatedAt: number;
 }
 
+/** A record's `Seen`, as read now. */
+export const seenOf = (r: StoredRecord): Seen => ({ revision: r.revision ?? 0, updatedAt: r.updatedAt });
+
 /** A record a restore's preview read and leaves as it is (unchanged, or not its kind): it too must not change before the write. */
 export interface KeptRecord extends Seen {
   name: string;

@@ -6,6 +6,7 @@ import { type RateLog, type RevealDraft, emptyLog, logged, rateRefusal } from '.
 import type { Limits } from '../policy/index.ts';
 import { addAudit } from './audit.ts';
 import { type Delta, bump, deltaOf, settle } from './meta.ts';
+import type { Seen } from './records.ts';
 import type { StoredPolicy, StoredRecord, VaultDb } from './schema.ts';
 
 /**
@@ -13,7 +14,7 @@ import type { StoredPolicy, StoredRecord, VaultDb } from './schema.ts';
  * (`policyMark`), the key's check value and lock epoch, and whether this document still holds that key.
  */
 export interface Decided {
-  records: { id: string; revision: number; updatedAt: number }[];
+  records: (Seen & { id: string })[];
   policy: string;
   key: { check: string; epoch: number };
   held: () => boolean;
