@@ -3,6 +3,7 @@
 export {
   IDLE_MS,
   MAX_FORM_GROWTH,
+  STREAM_GROWTH,
   type ScrubStream,
   type ScrubStreamOptions,
   type ScrubTables,

@@ -6,6 +6,7 @@
 // never depends on what the text resembles. Design, forms and measured figures: docs/scrubber.md.
 import type { ScrubHit } from '../contract.ts';
 import { MAX_SCRUB_VALUE_BYTES as MAX_VALUE_BYTES, MIN_VALUE_BYTES } from '../limits.ts';
+import { JSON_GROWTH, type JsonView, decodeView, escapes, viewWithRoom } from './json-view.ts';
 
 /** A stream's `idle()` releases its held tail only this long after its last `push`. */
 export const IDLE_MS = 250;
@@ -15,6 +16,11 @@ export const IDLE_MS = 250;
  * form's span). A stream's horizon H is this times the longest value; it holds back H - 1 bytes.
  */
 export const MAX_FORM_GROWTH = 6;
+/**
+ * A stream's horizon H over the longest value: any form's span, escaped once more in a JSON string
+ * (`\u0041` for each of its bytes at most). It holds back H - 1 bytes.
+ */
+export const STREAM_GROWTH = MAX_FORM_GROWTH * JSON_GROWTH;
 
 export interface ScrubValue {
   name: string;
@@ -49,7 +55,7 @@ export interface Scrubber {
   readonly patterns: number;
   /** Bytes held by the compiled tables. */
   readonly tableBytes: number;
-  /** What a stream holds back: H - 1 bytes, H = MAX_FORM_GROWTH × the longest value (0 without values). */
+  /** What a stream holds back: H - 1 bytes, H = STREAM_GROWTH × the longest value (0 without values). */
   readonly hold: number;
 }
 
@@ -680,8 +686,10 @@ interface Tables {
   /** Where a group's patterns with a check gram start (`longestIn`). */
   keyMid: Int32Array;
   list: Int32Array;
-  /** Longest span of any pattern in input bytes: the stream horizon H. */
+  /** Longest span of any pattern in input bytes. */
   horizon: number;
+  /** The longest any form spans escaped once more in a JSON string (`JSON_GROWTH` × horizon): the stream horizon H. */
+  reach: number;
   /** Whether every value, so every pattern, is ASCII: a string is then scanned as it is (`scanText`). */
   ascii: boolean;
   /**
@@ -1130,6 +1138,7 @@ function build(values: readonly ScrubValue[]): Tables {
     keyMask,
     list,
     horizon,
+    reach: JSON_GROWTH * horizon,
     ascii,
     check,
     checked,
@@ -1607,10 +1616,11 @@ function longer(t: Tables, k: number, d: Uint8Array, s: number, n: number, only:
 const hasControl = (v: number) => ((v - 0x0e0e0e0e) & ~v & 0x80808080) !== 0;
 
 /**
- * Finds the leftmost-longest matches starting in [from, limit) of d[0, n) into `m` as
- * (start, pattern, end) triples.
+ * Finds the longest match at every start in [from, limit) of d[0, n) and records into `m` those
+ * that reach past what `c` already covers (`record`). After a match the scan goes on at its
+ * start's next byte, so a match starting inside another is seen (GAPS §9, overlapping matches).
  */
-function scan(t: Tables, d: Uint8Array, from: number, limit: number, n: number, m: number[]): void {
+function scan(t: Tables, d: Uint8Array, from: number, limit: number, n: number, m: number[], c: Cover): void {
   const { step, bloom, bloomShift, gram, gram2, gramShift } = t;
   const view = new DataView(d.buffer, d.byteOffset, d.byteLength);
   let x = from + step - 1; // the sample at x covers starts (x - step, x]
@@ -1633,8 +1643,8 @@ function scan(t: Tables, d: Uint8Array, from: number, limit: number, n: number, 
       x += step;
       continue;
     }
-    const next = sample(t, d, x, limit, n, m, r);
-    x = next >= 0 ? next + step - 1 : x + step;
+    const start = sample(t, d, x, limit, n, m, r, c);
+    x = start >= 0 ? start + step : x + step;
   }
 }
 
@@ -1700,7 +1710,7 @@ const BEST = new Int32Array(2);
  * it passes `mayEscape`); and every start when the sample's own bytes hold a line break inside a
  * run of a wrapping form, or an escape that passes `mayEscape`.
  */
-function sample(t: Tables, d: Uint8Array, x: number, limit: number, n: number, m: number[], r: number): number {
+function sample(t: Tables, d: Uint8Array, x: number, limit: number, n: number, m: number[], r: number, c: Cover): number {
   const { step, bloom, bloomShift, gram, gram2, gramShift } = t;
   const g = r | FOLD;
   const b = Math.imul(g, GOLDEN3) >>> bloomShift;
@@ -1727,10 +1737,43 @@ function sample(t: Tables, d: Uint8Array, x: number, limit: number, n: number, m
     if (s >= limit) break;
     if (((bits >> o) & 1) === 0 && !wrap && (((bits >> (16 + o)) & 1) === 0 || s > shifted)) continue;
     if (!matchAt(t, d, s, n, BEST)) continue;
-    m.push(s, BEST[0], BEST[1]);
-    return BEST[1];
+    record(t, m, c, s, BEST[0], BEST[1]);
+    return s;
   }
   return -1;
+}
+
+/**
+ * What the matches recorded so far cover: where the covered run ends, and the values (by their
+ * `partial` slot) already replaced in it. A stream keeps one across its pushes.
+ */
+export interface Cover {
+  end: number;
+  values: Set<number>;
+}
+export const newCover = (): Cover => ({ end: 0, values: new Set() });
+
+/**
+ * Records the match d[s, e) of pattern p into `m` as a (start, pattern, end) triple, by the
+ * maskers' rule: nothing it covers is released. A match inside the covered run adds nothing; one
+ * that starts past it begins a run; one that starts inside it and reaches past covers the rest,
+ * replaced by `[redacted:NAME]` (its `partial` slot, at emit) when its value isn't already in the
+ * run, else silently (pattern written `~p`, extending the run's last triple where it can), so
+ * text where every start matches the same value records one triple, not one a byte.
+ */
+function record(t: Tables, m: number[], c: Cover, s: number, p: number, e: number): void {
+  if (e <= c.end) return;
+  const v = t.partial[p];
+  if (s >= c.end) {
+    c.values.clear();
+    c.values.add(v);
+    m.push(s, p, e);
+  } else if (!c.values.has(v)) {
+    c.values.add(v);
+    m.push(s, p, e);
+  } else if (m.length > 0 && m[m.length - 1] === c.end) m[m.length - 1] = e;
+  else m.push(s, ~p, e);
+  c.end = e;
 }
 
 /** Whether the sample's own 4 bytes `r` at x hold a line break or an escape that may be inside a form: then every start it covers is tried. */
@@ -1904,7 +1947,7 @@ function charsAsBytes(text: string, a: number, b: number): Uint8Array {
  * `scan` runs on a segment of the chars as bytes from the sample's first start, and the char scan
  * goes on after it.
  */
-function scanText(t: Tables, text: string, m: number[], start: number, stop: number): number {
+function scanText(t: Tables, text: string, m: number[], start: number, stop: number, c: Cover): number {
   const { step, bloom, bloomShift, gram, gram2, gramShift } = t;
   const n = text.length;
   let copied = 0;
@@ -1939,15 +1982,13 @@ function scanText(t: Tables, text: string, m: number[], start: number, stop: num
     const end = Math.min(n, from + reach + t.horizon + 16);
     const limit = end === n ? n : from + reach;
     copied += end - a;
-    const first = m.length;
-    scan(t, charsAsBytes(text, a, end), from - a, limit - a, end - a, m);
-    let next = limit;
-    for (let i = first; i < m.length; i += 3) {
-      m[i] += a;
-      m[i + 2] += a;
-      next = Math.max(next, m[i + 2]);
-    }
-    x = next + step - 1;
+    // The segment's matches at its own offsets, then moved to the text's.
+    const found: number[] = [];
+    c.end -= a;
+    scan(t, charsAsBytes(text, a, end), from - a, limit - a, end - a, found, c);
+    c.end += a;
+    for (let i = 0; i < found.length; i += 3) m.push(found[i] + a, found[i + 1], found[i + 2] + a);
+    x = limit + step - 1;
   }
   return x > n - 4 ? n : x - step + 1;
 }
@@ -2059,8 +2100,8 @@ export function joinBytes(parts: Uint8Array[]): Uint8Array {
 }
 
 /**
- * d[done, limit) with the matches `m` replaced (a match that began before `done` and ends after
- * it is a `partial`: its rest is replaced); counts into `counts`. Returns the output and how far
+ * d[done, limit) with the matches `m` replaced (a match that began before what is already covered
+ * and ends after it is a `partial`: its rest is replaced, or dropped when written `~p`); counts into `counts`. Returns the output and how far
  * the input is now covered (past `limit` when a match runs over it).
  */
 function emit(t: Tables, d: Uint8Array, done: number, limit: number, m: number[], counts: Counts): [Uint8Array, number] {
@@ -2071,10 +2112,12 @@ function emit(t: Tables, d: Uint8Array, done: number, limit: number, m: number[]
     const p = m[i + 1];
     const e = m[i + 2];
     if (e <= r || s >= limit) continue;
-    const slot = s < r ? t.partial[p] : t.slot[p];
     if (s > r) parts.push(d.subarray(r, s));
-    parts.push(t.rep[slot]);
-    count(counts, slot);
+    if (p >= 0) {
+      const slot = s < r ? t.partial[p] : t.slot[p];
+      parts.push(t.rep[slot]);
+      count(counts, slot);
+    }
     r = e;
   }
   if (r < limit) {
@@ -2103,6 +2146,122 @@ function encodeScratch(text: string): Uint8Array {
   return scratch.subarray(0, enc.encodeInto(text, scratch).written);
 }
 
+// ── Matches, of the text and of its JSON view ─────────────────────────────────────────
+
+/** A source the JSON view reads: bytes, or a string's chars as bytes (`charsAsBytes`). */
+interface Source {
+  length: number;
+  /** The first backslash in [i, to) before a character that may begin a JSON escape, or -1. */
+  escapeIn(i: number, to: number): number;
+  byteAt(i: number): number;
+  /** Source [a, b) as bytes, valid until the next call. */
+  bytes(a: number, b: number): Uint8Array;
+}
+
+const bytesSource = (d: Uint8Array, n: number): Source => ({
+  length: n,
+  escapeIn(i, to) {
+    for (let p = d.indexOf(92, i); p >= 0 && p < to; p = d.indexOf(92, p + 1)) if (p + 1 < n && escapes(d[p + 1])) return p;
+    return -1;
+  },
+  byteAt: (i) => d[i],
+  bytes: (a, b) => d.subarray(a, b),
+});
+
+const textSource = (text: string): Source => ({
+  length: text.length,
+  escapeIn(i, to) {
+    for (let p = text.indexOf('\\', i); p >= 0 && p < to; p = text.indexOf('\\', p + 1)) if (p + 1 < text.length && escapes(text.charCodeAt(p + 1))) return p;
+    return -1;
+  },
+  byteAt: (i) => text.charCodeAt(i),
+  bytes: (a, b) => charsAsBytes(text, a, b),
+});
+
+/** The most source bytes one window of the view decodes at once beyond its reach (memory: 9 bytes each). */
+const VIEW_PIECE = 1 << 20;
+let view: JsonView | null = null;
+
+/**
+ * The matches of the JSON view of src for its starts in [from, limit), at src's offsets, in start
+ * order: only around escapes, since a match of the view with none in it is one of src itself. A
+ * match holding the escape at p starts within `reach` (the longest any form spans, escaped once
+ * more) before it; so each run of escapes is a window of starts [p - reach, q], decoded with
+ * `reach` more bytes for verification, from a byte no backslash precedes (so `\\n` decodes as
+ * the text does) and no escape straddles.
+ */
+function viewMatches(t: Tables, src: Source, from: number, limit: number, reach: number): number[] {
+  const out: number[] = [];
+  const n = src.length;
+  const flush = (ws: number, se: number) => {
+    let a = Math.max(0, ws - 12);
+    while (a > 0 && src.byteAt(a - 1) === 92) a--;
+    const b = Math.min(n, se + reach);
+    view = viewWithRoom(view, b - a);
+    const v = view;
+    decodeView(src.bytes(a, b), 0, b - a, v, a);
+    let s0 = 0;
+    while (s0 < v.length && v.from[s0] < ws) s0++;
+    let s1 = s0;
+    while (s1 < v.length && v.from[s1] < se) s1++;
+    const found: number[] = [];
+    scan(t, v.bytes.subarray(0, v.length), s0, s1, v.length, found, newCover());
+    for (let i = 0; i < found.length; i += 3) out.push(v.from[found[i]], found[i + 1], v.to[found[i + 2] - 1]);
+  };
+  let ws = -1;
+  let se = -1;
+  for (let p = src.escapeIn(from, Math.min(n, limit + reach)); p >= 0; p = src.escapeIn(p + 1, Math.min(n, limit + reach))) {
+    const a = Math.max(from, p - reach);
+    const b = Math.min(limit, p + 1);
+    if (a >= b) continue;
+    if (ws >= 0 && a <= se) se = Math.max(se, b);
+    else {
+      if (ws >= 0) flush(ws, se);
+      ws = a;
+      se = b;
+    }
+    while (se - ws > VIEW_PIECE) {
+      flush(ws, ws + VIEW_PIECE);
+      ws += VIEW_PIECE;
+    }
+  }
+  if (ws >= 0) flush(ws, se);
+  return out;
+}
+
+/**
+ * The text's matches and its view's, merged in start order (the longer first at one start, the
+ * text's on a tie) and recorded over the cover `c` by the maskers' rule (`record`).
+ */
+function settle(t: Tables, a: number[], b: number[], c: Cover): number[] {
+  const m: number[] = [];
+  for (let i = 0, j = 0; i < a.length || j < b.length; ) {
+    const first = j >= b.length || (i < a.length && (a[i] < b[j] || (a[i] === b[j] && a[i + 2] >= b[j + 2])));
+    const from = first ? a : b;
+    const k = first ? i : j;
+    const p = from[k + 1];
+    record(t, m, c, from[k], p < 0 ? ~p : p, from[k + 2]);
+    if (first) i += 3;
+    else j += 3;
+  }
+  return m;
+}
+
+/** The matches of d's starts in [from, limit) and of its JSON view's, recorded over `c`. */
+function matchesOf(t: Tables, d: Uint8Array, from: number, limit: number, n: number, c: Cover): number[] {
+  const direct: number[] = [];
+  scan(t, d, from, limit, n, direct, newCover());
+  return settle(t, direct, viewMatches(t, bytesSource(d, n), from, limit, t.reach), c);
+}
+
+/** The text's replacement for pattern p's match (`~p`: covered, nothing), a `partial` where it began before `r`; counted. */
+function textOf(t: Tables, repText: string[], p: number, s: number, r: number, counts: Counts): string {
+  if (p < 0) return '';
+  const slot = s < r ? t.partial[p] : t.slot[p];
+  count(counts, slot);
+  return (repText[slot] ??= dec.decode(t.rep[slot]));
+}
+
 // ── API ────────────────────────────────────────────────────────────────────────────────
 
 /**
@@ -2129,16 +2288,34 @@ export function compileScrubber(values: readonly ScrubValue[]): Scrubber {
 export function scrubberOf(t: ScrubTables): Scrubber {
   const size = tableBytes(t);
   const repText: string[] = [];
-  /** The replacement of pattern p's match, counted. */
-  const replacement = (p: number, counts: Counts) => {
-    const slot = t.slot[p];
-    count(counts, slot);
-    return (repText[slot] ??= dec.decode(t.rep[slot]));
+  /** The text with the matches `m` (at its offsets) replaced, yielding after each `chars` of it. */
+  function* spliced(text: string, m: number[], chars: number): Generator<void, { text: string; hits: ScrubHit[] }> {
+    const counts = new Map<number, number>();
+    let out = '';
+    let r = 0;
+    for (let i = 0, done = 0; i < m.length; i += 3) {
+      const s = m[i];
+      const e = m[i + 2];
+      if (e <= r) continue;
+      out += (s > r ? wellFormed(text, r, s) : '') + textOf(t, repText, m[i + 1], s, r, counts);
+      r = e;
+      if (r - done > chars) {
+        done = r;
+        yield;
+      }
+    }
+    return { text: out + wellFormed(text, r, text.length), hits: hitList(t, counts) };
+  }
+  /** `scanText`'s matches of text[from, to) and its view's, settled; answers where the scan stopped. */
+  const textMatches = (text: string, m: number[], from: number, to: number, c: Cover) => {
+    const direct: number[] = [];
+    const next = scanText(t, text, direct, from, to, newCover());
+    for (const x of settle(t, direct, viewMatches(t, textSource(text), from, next, t.reach), c)) m.push(x);
+    return next;
   };
   const redactBytes = (bytes: Uint8Array) => {
     if (t.count === 0) return { bytes, hits: [] };
-    const m: number[] = [];
-    scan(t, bytes, 0, bytes.length, bytes.length, m);
+    const m = matchesOf(t, bytes, 0, bytes.length, bytes.length, newCover());
     if (m.length === 0) return { bytes, hits: [] };
     const counts = new Map<number, number>();
     return { bytes: emit(t, bytes, 0, bytes.length, m, counts)[0], hits: hitList(t, counts) };
@@ -2146,49 +2323,40 @@ export function scrubberOf(t: ScrubTables): Scrubber {
   return {
     patterns: t.count,
     tableBytes: size,
-    hold: Math.max(0, t.horizon - 1),
+    hold: Math.max(0, t.reach - 1),
     redactBytes,
     redact(text) {
       if (t.count === 0) return { text: text.toWellFormed(), hits: [] };
-      const m: number[] = [];
       // ASCII values: the chars are scanned as they are. Else the UTF-8, in a reused buffer; for
       // ASCII text (byte offsets are string offsets) its matches are then spliced in likewise.
       const bytes = t.ascii ? null : encodeScratch(text);
-      if (bytes) scan(t, bytes, 0, bytes.length, bytes.length, m);
-      else scanText(t, text, m, 0, text.length);
+      let m: number[] = [];
+      if (bytes) m = matchesOf(t, bytes, 0, bytes.length, bytes.length, newCover());
+      else textMatches(text, m, 0, text.length, newCover());
       if (m.length === 0) return { text: text.toWellFormed(), hits: [] };
-      const counts = new Map<number, number>();
-      if (bytes && bytes.length !== text.length) return { text: dec.decode(emit(t, bytes, 0, bytes.length, m, counts)[0]), hits: hitList(t, counts) };
-      let out = '';
-      let r = 0;
-      for (let i = 0; i < m.length; i += 3) {
-        out += wellFormed(text, r, m[i]) + replacement(m[i + 1], counts);
-        r = m[i + 2];
+      if (bytes && bytes.length !== text.length) {
+        const counts = new Map<number, number>();
+        return { text: dec.decode(emit(t, bytes, 0, bytes.length, m, counts)[0]), hits: hitList(t, counts) };
       }
-      return { text: out + wellFormed(text, r, text.length), hits: hitList(t, counts) };
+      const steps = spliced(text, m, Number.POSITIVE_INFINITY);
+      for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
     },
     scansText: t.ascii,
     async redactInSteps(text, chars, pause) {
       if (!t.ascii) throw new Error('scrubber: redactInSteps takes a scrubber whose values are all ASCII');
       if (t.count === 0) return { text: text.toWellFormed(), hits: [] };
       const m: number[] = [];
+      const c = newCover();
       for (let at = 0; at < text.length; ) {
-        at = scanText(t, text, m, at, at + chars);
+        at = textMatches(text, m, at, at + chars, c);
         await pause();
       }
       if (m.length === 0) return { text: text.toWellFormed(), hits: [] };
-      const counts = new Map<number, number>();
-      let out = '';
-      let r = 0;
-      for (let i = 0, done = 0; i < m.length; i += 3) {
-        out += wellFormed(text, r, m[i]) + replacement(m[i + 1], counts);
-        r = m[i + 2];
-        if (r - done > chars) {
-          done = r;
-          await pause();
-        }
+      const steps = spliced(text, m, chars);
+      for (let step = steps.next(); ; step = steps.next()) {
+        if (step.done) return step.value;
+        await pause();
       }
-      return { text: out + wellFormed(text, r, text.length), hits: hitList(t, counts) };
     },
     stream: (options) => openStream(t, options),
   };
@@ -2200,15 +2368,17 @@ const STREAM_ROOM = 1 << 16;
 function openStream(t: Tables, options: ScrubStreamOptions = {}): ScrubStream {
   const idleMs = options.idleMs ?? IDLE_MS;
   const now = options.now ?? (() => performance.now());
-  const hold = Math.max(0, t.horizon - 1);
+  const hold = Math.max(0, t.reach - 1);
   // The last `hold` input bytes seen, work[0, held); those before `done` are out (released, or
-  // covered by a replacement already sent); those before `ctx` were released by idle() and are
-  // kept only to catch a form completing later. A push appends its chunk behind them in place,
-  // so it allocates only its output.
+  // covered by a replacement already sent); starts before `scanned` have been looked at; those
+  // before `ctx` were released by idle() and are kept only to catch a form completing later. A
+  // push appends its chunk behind them in place, so it allocates only its output.
   let work = EMPTY;
   let held = 0;
   let done = 0;
+  let scanned = 0;
   let ctx = 0;
+  const cover = newCover();
   let last = now();
   let ended = false;
   const counts = new Map<number, number>();
@@ -2238,22 +2408,24 @@ function openStream(t: Tables, options: ScrubStreamOptions = {}): ScrubStream {
   /** Releases d up to `limit` and keeps the last `hold` bytes. */
   const release = (d: Uint8Array, limit: number) => {
     const n = d.length;
-    const m: number[] = [];
-    // Behind released context a form may be completing: look from the start; else from `done`.
-    const from = ctx > 0 ? 0 : done;
-    if (limit > from) scan(t, d, from, limit, n, m);
+    // Behind released context a form may be completing: look from the start; else from the first
+    // start not looked at (inside a replacement already sent, a longer match may begin).
+    const from = ctx > 0 ? 0 : scanned;
+    const m = limit > from ? matchesOf(t, d, from, limit, n, cover) : [];
     const [emitted, covered] = emit(t, d, done, limit, m, counts);
     // The output outlives this push: never a view of `work`, which the next push writes over.
     const out = emitted.length && emitted.buffer === work.buffer ? emitted.slice() : emitted;
     const shift = Math.max(0, n - hold);
     keep(d, shift);
     done = Math.max(0, Math.max(done, covered) - shift);
+    scanned = Math.max(0, Math.max(scanned, limit) - shift);
+    cover.end = Math.max(0, cover.end - shift);
     ctx = Math.max(0, ctx - shift);
     return out;
   };
   const releaseAll = () => {
     const out = release(work.subarray(0, held), held);
-    ctx = done = held;
+    ctx = done = scanned = held;
     return out;
   };
   return {

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { prng } from '../helpers/random.ts';
 import type { ScrubHit } from '../../src/contract.ts';
-import { compileScrubber, IDLE_MS, MAX_FORM_GROWTH, type ScrubValue } from '../../src/scrub/index.ts';
+import { compileScrubber, IDLE_MS, STREAM_GROWTH, type ScrubValue } from '../../src/scrub/index.ts';
 
 // ── A reference, written independently: the forms from btoa and friends, and a brute-force
 // leftmost-longest scan over every pattern. The scrubber must agree with it byte for byte.
@@ -52,6 +52,36 @@ function refForms(value: string): [form: string, latin: string][] {
 /** What every value must lose: raw, the stable middles of base64/base64url at 3 alignments, hex, url, json. */
 const mustVanish = (value: string) => refForms(value).map(([, s]) => s);
 
+/** A latin1 text with JSON's escapes decoded once (a lone surrogate as \xff), each decoded byte's source span. */
+function jsonView(text: string): { text: string; from: number[]; to: number[] } {
+  const short: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+  let out = '';
+  const from: number[] = [];
+  const to: number[] = [];
+  for (let i = 0; i < text.length; ) {
+    let unit = text[i];
+    let next = i + 1;
+    const u = text[i] === '\\' ? /^\\u([0-9a-fA-F]{4})(?:\\u([dD][c-fC-F][0-9a-fA-F]{2}))?/.exec(text.slice(i, i + 12)) : null;
+    if (u) {
+      const hi = Number.parseInt(u[1], 16);
+      const pair = hi >= 0xd800 && hi < 0xdc00 && u[2] !== undefined;
+      const code = pair ? 0x10000 + ((hi - 0xd800) << 10) + (Number.parseInt(u[2], 16) - 0xdc00) : hi;
+      unit = code >= 0xd800 && code < 0xe000 ? '\xff' : latin1(enc.encode(String.fromCodePoint(code)));
+      next = i + (pair ? 12 : 6);
+    } else if (text[i] === '\\' && text[i + 1] in short) {
+      unit = short[text[i + 1]];
+      next = i + 2;
+    }
+    for (const c of unit) {
+      out += c;
+      from.push(i);
+      to.push(next);
+    }
+    i = next;
+  }
+  return { text: out, from, to };
+}
+
 function refRedact(values: ScrubValue[], input: Uint8Array): { out: string; hits: ScrubHit[] } {
   const pats = new Map<string, { name: string; form: string; rep: string }>();
   for (const v of values) pats.set(latin1(enc.encode(v.value)), { name: v.name, form: 'raw', rep: latin1(enc.encode(v.placeholder)) });
@@ -75,33 +105,65 @@ function refRedact(values: ScrubValue[], input: Uint8Array): { out: string; hits
     const hex = raw.charCodeAt(0).toString(16).padStart(2, '0');
     byHex.set(hex, [...(byHex.get(hex) ?? []), k]);
   });
-  let out = '';
-  for (let i = 0; i < text.length; ) {
-    const p = byFirst.get(text[i])?.find((s) => text.startsWith(s, i));
+  /** The longest match starting at i of `within` (a latin1 string), or null. */
+  const longestAt = (within: string, i: number) => {
+    const p = byFirst.get(within[i])?.find((s) => within.startsWith(s, i));
     let end = p === undefined ? -1 : i + p.length;
     let { name, form, rep } = p === undefined ? { name: '', form: '', rep: '' } : pats.get(p)!;
     // The forms no list of strings holds, tried after them and kept only where longer.
     const first = new Set([
-      ...(byByte.get(text[i]) ?? []),
-      ...(byByte.get(firstUnit(text, i)) ?? []),
-      ...(byHex.get(`${text[i]}${text.slice(i + 1, i + 4).replace(/^\r?\n/, '')[0]}`.toLowerCase()) ?? []),
+      ...(byByte.get(within[i]) ?? []),
+      ...(byByte.get(firstUnit(within, i)) ?? []),
+      ...(byHex.get(`${within[i]}${within.slice(i + 1, i + 4).replace(/^\r?\n/, '')[0]}`.toLowerCase()) ?? []),
     ]);
     for (const k of [...first].sort((a, b) => a - b)) {
-      for (const [decoded, e] of decodingForms(text, i, raws[k])) {
+      for (const [decoded, e] of decodingForms(within, i, raws[k])) {
         if (e <= end) continue;
         [end, name, form, rep] = [e, values[k].name, decoded, latin1(enc.encode(`[redacted:${values[k].name}]`))];
       }
     }
-    if (end < 0) {
-      out += text[i++];
-      continue;
+    return end < 0 ? null : { end, name, form, rep };
+  };
+  type Found = { start: number; end: number; name: string; form: string; rep: string };
+  const found: Found[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const m = longestAt(text, i);
+    if (m) found.push({ start: i, ...m });
+  }
+  // The text with one level of JSON escaping undone (GAPS §9, inside JSON strings), each decoded
+  // byte's source span kept: its matches are the text's too, over the spans they decode from.
+  const view = jsonView(text);
+  if (view.text !== text) {
+    for (let j = 0; j < view.text.length; j++) {
+      const m = longestAt(view.text, j);
+      if (m) found.push({ ...m, start: view.from[j], end: view.to[m.end - 1] });
     }
+  }
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  // The maskers' rule: nothing a match covers comes out; a match reaching past the covered run adds
+  // `[redacted:NAME]` (form `partial`) once per value in the run.
+  let out = '';
+  let covered = 0;
+  let inRun = new Set<string>();
+  const counted = (name: string, form: string) => {
     const hit = counts.get(`${name} ${form}`) ?? { name, form, count: 0 };
     hit.count++;
     counts.set(`${name} ${form}`, hit);
-    out += rep;
-    i = end;
+  };
+  for (const { start, end, name, form, rep } of found) {
+    if (end <= covered) continue;
+    if (start >= covered) {
+      out += text.slice(covered, start) + rep;
+      inRun = new Set([name]);
+      counted(name, form);
+    } else if (!inRun.has(name)) {
+      inRun.add(name);
+      counted(name, 'partial');
+      out += `[redacted:${name}]`;
+    }
+    covered = end;
   }
+  out += text.slice(covered);
   return { out, hits: sortHits([...counts.values()]) };
 }
 
@@ -383,7 +445,7 @@ describe('scrubber', () => {
       const r = prng(400);
       const values = randomValues(r, 400);
       const scrubber = compileScrubber(values);
-      const input = enc.encode(randomText(r, values, 3000));
+      const input = enc.encode(randomText(r, values, 1000));
       const whole = scrubber.redactBytes(input);
       const ref = refRedact(values, input);
       expect(latin1(whole.bytes)).to.equal(ref.out);
@@ -540,7 +602,7 @@ describe('scrubber', () => {
       ).to.equal('x <LONG> y <SHORT>1234 z');
     });
 
-    it('prefers the value that starts first when two overlap', () => {
+    it('replaces the value that starts first when two overlap, and the rest of the other as [redacted:NAME]', () => {
       expect(
         scrub(
           [
@@ -549,7 +611,7 @@ describe('scrubber', () => {
           ],
           '111122223333',
         ),
-      ).to.equal('<A>3333');
+      ).to.equal('<A>[redacted:B]');
       expect(
         scrub(
           [
@@ -569,8 +631,9 @@ describe('scrubber', () => {
       expect(scrub(values, 'a xx-secretvalue99-yy b secretvalue99 c xx-secretvalue99')).to.equal('a <OUTER> b <INNER> c xx-<INNER>');
     });
 
-    it('replaces adjacent and repeated values one after another', () => {
-      expect(scrub([['A', 'aaaaaaaa']], 'aaaaaaaaaaaaaaaaaaa')).to.equal('<A><A>aaa');
+    it('replaces adjacent values one after another, and a run where every start matches as one', () => {
+      expect(scrub([['A', 'aaaaaaaa']], 'aaaaaaaaaaaaaaaaaaa')).to.equal('<A>');
+      expect(scrub([['A', 'aaaaaaaa']], 'aaaaaaaa-aaaaaaaa')).to.equal('<A>-<A>');
       expect(
         scrub(
           [
@@ -675,14 +738,14 @@ describe('scrubber', () => {
     const V = 'Zq9-secret-value-XYZ'; // 20 bytes; '.' is in none of its forms
     const scrubber = compileScrubber([{ name: 'S', placeholder: '<S>', value: V }]);
     const text = (b: Uint8Array) => dec.decode(b);
-    const H = MAX_FORM_GROWTH * 20;
+    const H = STREAM_GROWTH * 20;
     /** A stream on a clock the test moves. */
     const clocked = (s = scrubber) => {
       const clock = { now: 0 };
       return { clock, stream: s.stream({ now: () => clock.now }) };
     };
 
-    it('holds back exactly the last H - 1 bytes, H being six times the longest value', () => {
+    it('holds back exactly the last H - 1 bytes, H being 36 times the longest value (6, escaped once more in JSON)', () => {
       expect(scrubber.hold).to.equal(H - 1);
       const stream = scrubber.stream();
       expect(stream.push(enc.encode('.'.repeat(H - 1))).length).to.equal(0);
@@ -804,12 +867,15 @@ describe('scrubber', () => {
     });
 
     it('catches the forms that span the most, hex with a CRLF after every digit and JSON escaping every byte, pushed a byte at a time', () => {
-      // 6n - 2 and 6n bytes: the horizon H = 6n must hold each whole before its first byte goes out.
+      // 6n - 2 and 6n bytes, and each escaped once more in JSON with every character as \uXXXX (36n - 12
+      // and 36n): the horizon H = 36n must hold each whole before its first byte goes out.
       const hex = Array.from(enc.encode(V), (b) => b.toString(16).padStart(2, '0')).join('');
       const crlf = [...hex].join('\r\n');
-      const json = [...V].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
-      expect([crlf.length, json.length]).to.deep.equal([H - 2, H]);
-      for (const form of [crlf, json]) {
+      const everyChar = (text: string) => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+      const json = everyChar(V);
+      expect([crlf.length, json.length]).to.deep.equal([H / 6 - 2, H / 6]);
+      expect([everyChar(crlf).length, everyChar(json).length]).to.deep.equal([H - 12, H]);
+      for (const form of [crlf, json, everyChar(crlf), everyChar(json)]) {
         const stream = scrubber.stream();
         const out = [...enc.encode(`${'.'.repeat(H + 7)}${form}..`)].map((b) => stream.push(Uint8Array.of(b)));
         expect(text(concat([...out, stream.end()])), form).to.equal(`${'.'.repeat(H + 7)}[redacted:S]..`);

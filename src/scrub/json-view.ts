@@ -1,0 +1,111 @@
+// Text with one level of JSON string escaping undone, and where each decoded byte came from
+// (GAPS §9, inside JSON strings): the scrubber scans this view beside the text itself, so a form an
+// encoder wrote into a JSON string (`\n` between base64 lines, `\\x41`, `\u0041` for any character)
+// is found as it would be unescaped. Pure: bytes in, bytes and offsets out.
+
+/** One level of JSON decoding of a source range: `bytes[0, length)`, byte i from source [from[i], to[i]). */
+export interface JsonView {
+  bytes: Uint8Array;
+  from: Int32Array;
+  to: Int32Array;
+  length: number;
+}
+
+/** The most source bytes one decoded byte comes from: `\u0041`. What any form may grow by once escaped again. */
+export const JSON_GROWTH = 6;
+
+/** A short escape's byte by the character after the backslash; 0 where it is none. */
+const SHORT = new Uint8Array(128);
+for (const [c, b] of [
+  ['"', 34],
+  ['\\', 92],
+  ['/', 47],
+  ['b', 8],
+  ['f', 12],
+  ['n', 10],
+  ['r', 13],
+  ['t', 9],
+] as const)
+  SHORT[c.charCodeAt(0)] = b;
+const U = 117;
+
+/** Whether the character code after a backslash may begin a JSON escape (`\uXXXX` by its `u` alone). */
+export const escapes = (c: number) => c === U || (c < 128 && SHORT[c] !== 0);
+
+const hex = (c: number) => (c >= 48 && c <= 57 ? c - 48 : (c | 32) >= 97 && (c | 32) <= 102 ? (c | 32) - 87 : -1);
+
+/** Four hex digits at i as a number, or -1. */
+function hex4(d: Uint8Array, i: number, n: number): number {
+  if (i + 4 > n) return -1;
+  const a = hex(d[i]);
+  const b = hex(d[i + 1]);
+  const c = hex(d[i + 2]);
+  const e = hex(d[i + 3]);
+  return (a | b | c | e) < 0 ? -1 : (a << 12) | (b << 8) | (c << 4) | e;
+}
+
+/** A view with room for `n` decoded bytes, reusing `view`'s arrays when they are big enough. */
+export function viewWithRoom(view: JsonView | null, n: number): JsonView {
+  if (view && view.bytes.length >= n) return view;
+  const size = Math.max(n, 2 * (view?.bytes.length ?? 0), 4096);
+  return { bytes: new Uint8Array(size), from: new Int32Array(size), to: new Int32Array(size), length: 0 };
+}
+
+/**
+ * Decodes d[a, b) into `view` (room for b - a bytes: no escape decodes longer than it is written):
+ * every valid escape (`\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`, `\uXXXX` in either case, a surrogate
+ * pair as one code point's UTF-8), every other byte as it is. A lone surrogate decodes to 0xff,
+ * which no UTF-8 text holds. Offsets in `from`/`to` are d's plus `base`.
+ */
+export function decodeView(d: Uint8Array, a: number, b: number, view: JsonView, base: number): void {
+  const { bytes, from, to } = view;
+  let k = 0;
+  let i = a;
+  while (i < b) {
+    const c = d[i];
+    let cp = -1;
+    let end = i + 1;
+    if (c === 92 && i + 1 < b) {
+      const e = d[i + 1];
+      if (e === U) {
+        cp = hex4(d, i + 2, b);
+        if (cp >= 0) {
+          end = i + 6;
+          if (cp >= 0xd800 && cp < 0xdc00 && end + 1 < b && d[end] === 92 && d[end + 1] === U) {
+            const lo = hex4(d, end + 2, b);
+            if (lo >= 0xdc00 && lo < 0xe000) {
+              cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+              end += 6;
+            }
+          }
+          if (cp >= 0xd800 && cp < 0xe000) cp = 0x110000; // lone: no character
+        }
+      } else if (e < 128 && SHORT[e] !== 0) {
+        cp = SHORT[e];
+        end = i + 2;
+      }
+    }
+    const k0 = k;
+    if (cp < 0) bytes[k++] = c;
+    else if (cp < 0x80) bytes[k++] = cp;
+    else if (cp < 0x800) {
+      bytes[k++] = 0xc0 | (cp >> 6);
+      bytes[k++] = 0x80 | (cp & 63);
+    } else if (cp < 0x10000) {
+      bytes[k++] = 0xe0 | (cp >> 12);
+      bytes[k++] = 0x80 | ((cp >> 6) & 63);
+      bytes[k++] = 0x80 | (cp & 63);
+    } else if (cp < 0x110000) {
+      bytes[k++] = 0xf0 | (cp >> 18);
+      bytes[k++] = 0x80 | ((cp >> 12) & 63);
+      bytes[k++] = 0x80 | ((cp >> 6) & 63);
+      bytes[k++] = 0x80 | (cp & 63);
+    } else bytes[k++] = 0xff;
+    for (let j = k0; j < k; j++) {
+      from[j] = i + base;
+      to[j] = end + base;
+    }
+    i = end;
+  }
+  view.length = k;
+}
