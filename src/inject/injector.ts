@@ -57,6 +57,24 @@ const refuse = (reason: string, status: 403 | 502 = 403): ForwardDecision => ({ 
 /** Request-supplied text in a reason: one line, bounded. */
 export const clean = (s: string) => s.replace(/[\x00-\x1f\x7f]/g, '?').slice(0, 200);
 
+/**
+ * A placeholder may appear once in a request head, as fnox reads it (README, Forward): its sightings,
+ * header by header, refuse the second, whether in the same header's value or in another header.
+ * `decideForward`, `decideModel` and `decideMcp` each count this vault's placeholders with one.
+ */
+export class OncePerHead {
+  private readonly first = new Map<string, number>();
+  /** A sighting of `placeholder` (the record `name`'s) in the head's header `index`: the refusal's reason when it was seen before. */
+  see(placeholder: string, index: number, name: string): string | null {
+    const before = this.first.get(placeholder);
+    if (before === undefined) {
+      this.first.set(placeholder, index);
+      return null;
+    }
+    return before === index ? `${name} appears twice in one header value` : `${name} appears in more than one header`;
+  }
+}
+
 /** The kernel MCP form `http://<port>.kernel.localhost/<path>`: port 1–65535 but 9222, none explicit. */
 export function isKernelMcpUrl(url: string | URL): boolean {
   const raw = String(url);
@@ -72,7 +90,7 @@ export function isKernelMcpUrl(url: string | URL): boolean {
   return u.protocol === 'http:' && port >= 1 && port <= 65535 && port !== 9222 && !u.username && !u.password && !authority.includes(':');
 }
 
-/** Rule path globs (`src/match.ts`): `*` within a segment, `**` across, `?` one character but `/`. */
+/** Rule path globs (`src/inject/match.ts`): `*` within a segment, `**` across as whole segments only, `?` one character but `/`. */
 export { globMatches };
 
 /** `reader` shares the path's reading among the rules of one decision. */
@@ -237,7 +255,13 @@ export function decideForward(input: ForwardInput): ForwardDecision {
     const line = Object.hasOwn(input.exits, r.name) ? input.exits[r.name] : undefined;
     if (line && !line.includes(exit)) return refuse(`${r.name} may not use exit ${clean(exit)}`);
   }
-  for (const { record: r, count } of hits) if (count > 1) return refuse(`${r.name} appears twice in one header value`);
+  const once = new OncePerHead();
+  for (const { record: r, header, count } of hits) {
+    for (let k = 0; k < count; k++) {
+      const twice = once.see(r.placeholder, header.index, r.name);
+      if (twice) return refuse(twice);
+    }
+  }
   if (!rawTraits.manualRedirects) {
     for (const { record: r, header } of hits) {
       if (header.name !== 'authorization') return refuse(`${r.name} may go only in authorization on an exit that follows redirects`);

@@ -9,7 +9,7 @@ const CHAR = 0;
 const ONE = 1;
 /** `*`: any run without `/`. */
 const STAR = 2;
-/** `**`: any run. */
+/** `**` as whole segments (`starRun`): any run. */
 const GLOBSTAR = 3;
 /** Consumes nothing: in `/**\/` it stands after the first `/`, and may jump past `**` and the second `/`. */
 const OPT = 4;
@@ -56,22 +56,38 @@ const set = (bits: Int32Array, p: number) => {
   bits[p >>> 5] |= 1 << (p & 31);
 };
 
+/**
+ * The run of `*` that starts at `glob[i]`: where it ends, and whether it is a `**` standing for
+ * whole path segments (exactly two stars with `/` or the glob's edge on each side: `/a/**`,
+ * `/**\/b`, `/**`), the only `*` that crosses `/`. Any other run (`/a**`, `/**x`, `/***`) is one
+ * `*`, as fnox's globset reads it (README, Forward).
+ */
+function starRun(glob: string, i: number): { end: number; globstar: boolean } {
+  let end = i;
+  while (glob[end] === '*') end++;
+  const globstar = end - i === 2 && (i === 0 || glob[i - 1] === '/') && (end === glob.length || glob[end] === '/');
+  return { end, globstar };
+}
+
 function compileGlob(glob: string): Glob {
   const ops: number[] = [];
   const chars: number[] = [];
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i];
-    if (c === '*' && glob[i + 1] === '*') {
-      // `/**/` may also be a single `/`, as in fnox's globset: OPT, `**`, `/`.
-      if (glob[i - 1] === '/' && glob[i + 2] === '/') {
-        ops.push(OPT);
-        chars.push(0);
-      }
-      ops.push(GLOBSTAR);
+    if (c === '*') {
+      const run = starRun(glob, i);
+      if (run.globstar) {
+        // `/**/` may also be a single `/`, as in fnox's globset: OPT, `**`, `/`.
+        if (glob[i - 1] === '/' && glob[i + 2] === '/') {
+          ops.push(OPT);
+          chars.push(0);
+        }
+        ops.push(GLOBSTAR);
+      } else ops.push(STAR);
       chars.push(0);
-      i++;
+      i = run.end - 1;
     } else {
-      ops.push(c === '*' ? STAR : c === '?' ? ONE : CHAR);
+      ops.push(c === '?' ? ONE : CHAR);
       chars.push(glob.charCodeAt(i));
     }
   }
@@ -161,10 +177,14 @@ function splitGlob(glob: string): Part[] | null {
     text = '';
   };
   for (let i = 0; i < glob.length; i++) {
-    if (glob[i] === '*' && glob[i + 1] === '*') {
-      end();
-      shared = glob[i - 1] === '/' && glob[i + 2] === '/';
-      i++;
+    if (glob[i] === '*') {
+      // A part keeps no run of stars: a glued one is a single `*`.
+      const run = starRun(glob, i);
+      if (run.globstar) {
+        end();
+        shared = glob[i - 1] === '/' && glob[i + 2] === '/';
+      } else text += '*';
+      i = run.end - 1;
     } else text += glob[i];
   }
   if (parts.length === 0) return null;
@@ -177,13 +197,14 @@ const globs = new Map<string, Prepared>();
 const GLOB_CACHE = 4096;
 
 /**
- * Rule path globs: `*` any run without `/`, `**` any run, `?` one character but `/`, `/**\/` also
- * a single `/`; every other character is literal. Without `**`, one automaton runs over the path,
- * a few passes over its state words per character (the worst case is path × glob / 32). With
- * `**`, each part is found after the one before, so the path is read about once per glob: a
- * literal part of up to 4 characters by `indexOf` (even naive, 4 × path), a longer one at its
- * rarest character's places or by its automaton (KMP from 32 characters), a part with wildcards by
- * its automaton, and the last part backwards from the path's end (`endsWithPart`).
+ * Rule path globs: `*` any run without `/`, `**` any run where it stands for whole segments (else
+ * it is `*`: `starRun`), `?` one character but `/`, `/**\/` also a single `/`; every other
+ * character is literal. Without `**`, one automaton runs over the path, a few passes over its
+ * state words per character (the worst case is path × glob / 32). With `**`, each part is found
+ * after the one before, so the path is read about once per glob: a literal part of up to 4
+ * characters by `indexOf` (even naive, 4 × path), a longer one at its rarest character's places or
+ * by its automaton (KMP from 32 characters), a part with wildcards by its automaton, and the last
+ * part backwards from the path's end (`endsWithPart`).
  */
 export function globMatches(glob: string, path: string, reader: PathReader = new PathReader(path)): boolean {
   let g = globs.get(glob);

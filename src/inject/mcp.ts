@@ -7,7 +7,7 @@
 // uses; and every exit rule of `forward` holds. Pure, like the injector.
 import type { ExitName, McpServerEntry, RawTraits, RequestHead } from '../contract.ts';
 import { matchesEndpoint, normalizeHost, toEndpoint } from './endpoints.ts';
-import { type InjectRecord, clean, headRefusal, isKernelMcpUrl } from './injector.ts';
+import { type InjectRecord, OncePerHead, clean, headRefusal, isKernelMcpUrl } from './injector.ts';
 import { MAX_URL_BYTES } from '../limits.ts';
 import { PLACEHOLDERS } from '../validate.ts';
 
@@ -101,8 +101,8 @@ export function decideMcp({ head, exit, rawTraits, locked, now, records, servers
   if (rawTraits.encodedBodies) return refuse(`exit ${clean(exit)} has encoded bodies, which can't be scrubbed`, 502);
   const names = new Set<string>();
   let server: string | undefined;
-  for (const [name, value] of head.headers) {
-    const seen = new Set<string>();
+  const once = new OncePerHead();
+  for (const [i, [name, value]] of head.headers.entries()) {
     for (const [p] of value.matchAll(PLACEHOLDERS)) {
       const record = records.get(p);
       if (!record) continue;
@@ -114,11 +114,11 @@ export function decideMcp({ head, exit, rawTraits, locked, now, records, servers
       if (!underServerUrl(url, base)) return refuse(`${record.name} is bound to the MCP server ${clean(base.href)}, and this URL isn't under it`);
       const narrowing = servers.find((s) => s.names !== undefined && !s.names.includes(record.name));
       if (narrowing) return refuse(`${record.name} is not a credential of MCP server ${clean(narrowing.server)}`);
-      if (seen.has(p)) return refuse(`${record.name} appears twice in one header value`);
+      const twice = once.see(p, i, record.name);
+      if (twice) return refuse(twice);
       if (!rawTraits.manualRedirects && name.toLowerCase() !== 'authorization') {
         return refuse(`${record.name} may go only in authorization on an exit that follows redirects`);
       }
-      seen.add(p);
       names.add(record.name);
       server ??= base.href;
     }

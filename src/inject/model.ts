@@ -6,7 +6,7 @@
 // holds. Rules never apply here. Pure, like the injector.
 import type { ExitName, RawTraits, RequestHead } from '../contract.ts';
 import { ENDPOINT_REASON, type Endpoint, endpointsUnder, normalizeHost } from './endpoints.ts';
-import { type InjectRecord, clean, headRefusal } from './injector.ts';
+import { type InjectRecord, OncePerHead, clean, headRefusal } from './injector.ts';
 import { SECRET_TO_MCP, underServerUrl } from './mcp.ts';
 import { MAX_URL_BYTES } from '../limits.ts';
 import { PLACEHOLDERS } from '../validate.ts';
@@ -104,7 +104,7 @@ export function decideModel({ head, exit, rawTraits, locked, now, records, targe
   if (rawTraits.encodedBodies) return refuse(`exit ${clean(exit)} has encoded bodies, which can't be scrubbed`, 502);
   const uses = new Map<string, ModelUse>();
   // Each placeholder's header: a key goes in one header, once (README, Model and MCP endpoints).
-  const placed = new Map<string, number>();
+  const once = new OncePerHead();
   for (const [i, [name, value]] of head.headers.entries()) {
     for (const [p] of value.matchAll(PLACEHOLDERS)) {
       const record = records.get(p);
@@ -116,14 +116,13 @@ export function decideModel({ head, exit, rawTraits, locked, now, records, targe
       if (!binding) return refuse(`${record.name} is ${MODEL_NOWHERE}`);
       const bound = 'id' in binding ? target.providers.includes(binding.id) : underServerUrl(url, binding.base);
       if (!bound) return refuse(`${record.name} is a credential of ${clean(record.provider!)}, not of this endpoint`);
-      if (placed.has(p))
-        return refuse(placed.get(p) === i ? `${record.name} appears twice in one header value` : `${record.name} appears in more than one header`);
+      const twice = once.see(p, i, record.name);
+      if (twice) return refuse(twice);
       const header = name.toLowerCase();
       if (!MODEL_KEY_HEADERS.includes(header)) return refuse(`${record.name} may go only in ${MODEL_KEY_HEADERS.join(', ')}`);
       if (!rawTraits.manualRedirects && header !== 'authorization') {
         return refuse(`${record.name} may go only in authorization on an exit that follows redirects`);
       }
-      placed.set(p, i);
       uses.set(record.name, { name: record.name, provider: record.provider! });
     }
   }

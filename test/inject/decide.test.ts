@@ -5,8 +5,12 @@ import {
   type ForwardDecision,
   type ForwardInput,
   type InjectRecord,
+  type McpRecord,
+  type ModelRecord,
   type PolicyRule,
   decideForward,
+  decideMcp,
+  decideModel,
   globMatches,
   isKernelMcpUrl,
   testVerdict,
@@ -256,6 +260,57 @@ describe('the injector refuses before anything is sent', () => {
     const d = decideForward(input({ url: GH, headers: [['authorization', `Bearer ${P.GITHUB_TOKEN} ${P.GITHUB_TOKEN}`]] }));
     refused(d, 403, 'GITHUB_TOKEN appears twice in one header value');
   });
+  it('refuses the same placeholder in two headers that rules allow, as fnox does', () => {
+    const rules = [...RULES, rule('GITHUB_TOKEN', 'api.github.com', { header: 'x-github-token' })];
+    const head = {
+      url: GH,
+      headers: [
+        ['authorization', `Bearer ${P.GITHUB_TOKEN}`],
+        ['x-github-token', P.GITHUB_TOKEN],
+      ] as [string, string][],
+    };
+    refused(decideForward(input(head, { rules })), 403, 'GITHUB_TOKEN appears in more than one header');
+  });
+  it('refuses the same placeholder in a header sent twice', () => {
+    const d = decideForward(
+      input({
+        url: GH,
+        headers: [
+          ['Authorization', `Bearer ${P.GITHUB_TOKEN}`],
+          ['authorization', `Bearer ${P.GITHUB_TOKEN}`],
+        ],
+      }),
+    );
+    refused(d, 403, 'GITHUB_TOKEN appears in more than one header');
+  });
+  it('refuses a placeholder in a Basic credential and again in another header', () => {
+    const rules = [...RULES, rule('GIT_USER', 'git.example.com', { header: 'x-user' })];
+    const head = {
+      url: 'https://git.example.com/repo.git',
+      headers: [
+        ['authorization', basic(P.GIT_USER, P.GIT_PASS)],
+        ['x-user', P.GIT_USER],
+      ] as [string, string][],
+    };
+    refused(decideForward(input(head, { rules })), 403, 'GIT_USER appears in more than one header');
+  });
+  it('still fills in two different placeholders in two headers, and leaves a repeated foreign one alone', () => {
+    const d = decideForward(
+      input({
+        url: 'https://git.example.com/repo.git',
+        headers: [
+          ['authorization', basic(P.GIT_USER, P.GIT_PASS)],
+          ['x-other', `${FOREIGN} ${FOREIGN}`],
+          ['x-more', FOREIGN],
+        ],
+      }),
+    );
+    expect(injected(d)).to.deep.equal([
+      ['authorization', basic('real-git-user', 'real:git:password')],
+      ['x-other', `${FOREIGN} ${FOREIGN}`],
+      ['x-more', FOREIGN],
+    ]);
+  });
   it('refuses the same placeholder as Basic user and password', () => {
     const d = decideForward(input({ url: 'https://git.example.com/repo.git', headers: [['authorization', basic(P.GIT_USER, P.GIT_USER)]] }));
     refused(d, 403, 'GIT_USER appears twice in one header value');
@@ -370,6 +425,15 @@ describe('the injector fills in values where a rule allows', () => {
   it('lets ** cross segments', () => {
     expect(injected(decideForward(input({ url: 'https://api.github.com/repos/example/fnox/pulls/1/files' })))[0][1]).to.equal('Bearer ghp_real_github_value');
   });
+  it("keeps a ** glued to a name within its segment, as fnox's globset reads it", () => {
+    const rules = [rule('GITHUB_TOKEN', 'api.github.com', { paths: ['/repos/example**'] })];
+    expect(injected(decideForward(input({ url: 'https://api.github.com/repos/example-fork' }, { rules })))[0][1]).to.equal('Bearer ghp_real_github_value');
+    refused(
+      decideForward(input({ url: 'https://api.github.com/repos/example/fnox' }, { rules })),
+      403,
+      'no rule lets GITHUB_TOKEN go in authorization to GET api.github.com/repos/example/fnox',
+    );
+  });
   it('lets ? match exactly one character', () => {
     expect(injected(decideForward(input({ url: 'https://api.github.com/gists/1' })))[0][1]).to.equal('Bearer ghp_real_github_value');
     refused(
@@ -434,10 +498,87 @@ describe('rule path globs', () => {
     ['/file?.txt', '/file/.txt', false],
     ['/v1.0/x', '/v1.0/x', true],
     ['/v1.0/x', '/v1a0/x', false],
+    // A `**` glued to other characters is `*`, as fnox's globset reads it: it stays in its segment.
+    ['/repos/example**', '/repos/example-fork', true],
+    ['/repos/example**', '/repos/example', true],
+    ['/repos/example**', '/repos/example/fnox', false],
+    ['/repos/example**', '/repos/example-fork/secrets', false],
+    ['/repos/**x', '/repos/abx', true],
+    ['/repos/**x', '/repos/a/x', false],
+    ['/repos/a**/b', '/repos/ax/b', true],
+    ['/repos/a**/b', '/repos/a/x/b', false],
+    ['/repos/***', '/repos/a', true],
+    ['/repos/***', '/repos/a/b', false],
+    ['/repos/****/b', '/repos/x/y/b', false],
+    // As whole segments it crosses `/`.
+    ['/**', '/a/b/c', true],
+    ['/**/b', '/b', true],
+    ['/**/b', '/a/x/b', true],
+    ['/a/**/**/b', '/a/b', true],
   ];
   for (const [glob, path, want] of cases) {
     it(`${want ? 'matches' : "doesn't match"} ${path} with ${glob}`, () => expect(globMatches(glob, path)).to.equal(want));
   }
+});
+
+describe('a placeholder once in a request head, for model and MCP endpoints too', () => {
+  const key: ModelRecord = { ...rec('openai-key', 0x20, 'sk-real-model-value'), kind: 'model', provider: 'openai' };
+  const mcp: McpRecord = { ...rec('mcp-token', 0x21, 'real-mcp-value'), kind: 'mcp', provider: 'https://mcp.example.com/mcp' };
+  const model = (headers: [string, string][]) =>
+    decideModel({
+      head: { method: 'POST', url: 'https://api.openai.com/v1/chat/completions', headers },
+      exit: 'page',
+      rawTraits: { manualRedirects: true },
+      locked: false,
+      now: NOW,
+      records: new Map([[key.placeholder, key]]),
+      target: { providers: ['openai'] },
+      known: new Set(['openai']),
+    });
+  const server = (headers: [string, string][]) =>
+    decideMcp({
+      head: { method: 'POST', url: 'https://mcp.example.com/mcp', headers },
+      exit: 'page',
+      rawTraits: { manualRedirects: true },
+      locked: false,
+      now: NOW,
+      records: new Map([[mcp.placeholder, mcp]]),
+      servers: [],
+    });
+  const reason = (d: { inject: boolean; reason?: string }) => (d.inject ? 'injected' : d.reason);
+
+  it('refuses a model key in two headers, and twice in one', () => {
+    expect(
+      reason(
+        model([
+          ['authorization', `Bearer ${key.placeholder}`],
+          ['x-api-key', key.placeholder],
+        ]),
+      ),
+    ).to.equal('openai-key appears in more than one header');
+    expect(reason(model([['authorization', `Bearer ${key.placeholder} ${key.placeholder}`]]))).to.equal('openai-key appears twice in one header value');
+    expect(reason(model([['authorization', `Bearer ${key.placeholder}`]]))).to.equal('injected');
+  });
+  it('refuses an MCP credential in two headers, and twice in one', () => {
+    expect(
+      reason(
+        server([
+          ['authorization', `Bearer ${mcp.placeholder}`],
+          ['x-mcp-token', mcp.placeholder],
+        ]),
+      ),
+    ).to.equal('mcp-token appears in more than one header');
+    expect(
+      reason(
+        server([
+          ['authorization', `Bearer ${mcp.placeholder}`],
+          ['Authorization', `Bearer ${mcp.placeholder}`],
+        ]),
+      ),
+    ).to.equal('mcp-token appears in more than one header');
+    expect(reason(server([['authorization', `Bearer ${mcp.placeholder} ${mcp.placeholder}`]]))).to.equal('mcp-token appears twice in one header value');
+    expect(reason(server([['authorization', `Bearer ${mcp.placeholder}`]]))).to.equal('injected');
+  });
 });
 
 describe('the kernel MCP URL form', () => {

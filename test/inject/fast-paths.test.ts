@@ -145,7 +145,8 @@ describe('part searches shared by the globs of one path', () => {
         expect(globMatches(glob, path), `${glob} ${path}`).to.equal(want);
       }
     }
-    expect(matched).to.be.greaterThan(150);
+    // A `**` glued to a part (`a**b`) is `*` and crosses no `/`, so fewer of these globs match.
+    expect(matched).to.be.greaterThan(80);
   });
 });
 

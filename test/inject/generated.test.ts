@@ -7,7 +7,7 @@ import { expect } from '@open-wc/testing';
 import { prng } from '../helpers/random.ts';
 import type { ExitName, RequestHead } from '../../src/contract.ts';
 import type { Endpoint } from '../../src/inject/index.ts';
-import { type ForwardInput, type InjectRecord, type PolicyRule, decideForward } from '../../src/inject/index.ts';
+import { type ForwardInput, type InjectRecord, type PolicyRule, decideForward, decideMcp, decideModel } from '../../src/inject/index.ts';
 
 const NOW = 1_800_000_000_000;
 const ph = (n: number) => `fnox_proxy_${n.toString(16).padStart(24, '0')}`;
@@ -285,7 +285,9 @@ function build(random: () => number): Built {
     );
   if (!hits.every(({ h, r }) => allowed(r, h.name.toLowerCase()))) return no;
   if (!hits.every(({ r }) => !EXITS[r.name] || EXITS[r.name].includes(exit))) return no;
-  if (hits.some(({ h, r }) => h.tokens.filter((t) => t.record === r).length > 1)) return no;
+  // A placeholder once in the whole head, in one header or across them.
+  const sightings = headers.flatMap((h) => h.tokens.filter((t) => t.record).map((t) => t.record!));
+  if (sightings.some((r, i) => sightings.indexOf(r) !== i)) return no;
   if (!rawTraits.manualRedirects && hits.some(({ h }) => h.name.toLowerCase() !== 'authorization')) return no;
   if (headers.some((h) => h.basic?.user.record?.value.includes(':'))) return no;
   if (headers.some((h) => /[\r\n]/.test(h.filled))) return no;
@@ -419,3 +421,134 @@ function globRefOracle(g: string, p: string): boolean {
   }
   throw new Error(`no oracle for ${g}`);
 }
+
+describe('a placeholder once in a request head, over 6,000 generated heads', () => {
+  const A = rec('A', 0x31);
+  const B = rec('B', 0x32);
+  const C = rec('C', 0x33);
+  const OWN = [A, B, C];
+  const NAMES = ['authorization', 'x-api-key', 'x-goog-api-key', 'Authorization'];
+  const URLS = { forward: 'https://api.example.com/v1/x', model: 'https://api.openai.com/v1/chat/completions', mcp: 'https://mcp.example.com/mcp/x' };
+
+  /** A head of one to four headers, each a few tokens: this vault's placeholders, a foreign and an unknown one, text; in Basic now and then. */
+  function head(random: () => number, basicToo: boolean): { headers: [string, string][]; seen: string[][] } {
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+    const headers: [string, string][] = [];
+    const seen: string[][] = [];
+    for (let i = 0, n = 1 + Math.floor(random() * 4); i < n; i++) {
+      const name = pick(NAMES);
+      const tokens = Array.from({ length: 1 + Math.floor(random() * 2) }, () => pick([A, B, C, A, B, C, 'foreign', 'unknown', 'text']));
+      const text = tokens.map((t) => (typeof t !== 'string' ? t.placeholder : t === 'foreign' ? FOREIGN[0] : t === 'unknown' ? UNKNOWN[0] : 'text'));
+      if (basicToo && name.toLowerCase() === 'authorization' && random() < 0.3) {
+        headers.push([name, `Basic ${btoa(`${text[0]}:${text[1] ?? 'x'}`)}`]);
+      } else headers.push([name, `Bearer ${text.join(' ')}`]);
+      seen.push(tokens.filter((t) => typeof t !== 'string').map((t) => t.placeholder));
+    }
+    return { headers, seen };
+  }
+  /** The head with this vault's values in it, written from the tokens: Basic re-encoded from the filled user and password. */
+  const filled = (headers: [string, string][], records: readonly InjectRecord[]) =>
+    headers.map(([n, v]): [string, string] => {
+      const fill = (t: string) => records.reduce((x, r) => x.split(r.placeholder).join(r.value), t);
+      if (!v.startsWith('Basic ')) return [n, fill(v)];
+      const [user, ...pass] = atob(v.slice(6)).split(':');
+      return [n, `Basic ${btoa(`${fill(user)}:${fill(pass.join(':'))}`)}`];
+    });
+  /** The reference: which placeholder is seen again, in one header or another, counted from how the head was built. */
+  function repeated(seen: string[][]): { name: string; sameHeader: boolean; otherHeader: boolean } | null {
+    for (const r of OWN) {
+      const per = seen.map((h) => h.filter((p) => p === r.placeholder).length);
+      const total = per.reduce((a, b) => a + b, 0);
+      if (total > 1) return { name: r.name, sameHeader: per.some((k) => k > 1), otherHeader: per.filter((k) => k > 0).length > 1 };
+    }
+    return null;
+  }
+  function check(
+    kind: string,
+    d: { inject: boolean; reason?: string; status?: number; head?: RequestHead },
+    headers: [string, string][],
+    seen: string[][],
+    records: readonly InjectRecord[],
+  ) {
+    const where = `${kind}: ${JSON.stringify(headers)}`;
+    const twice = repeated(seen);
+    if (!twice) {
+      expect(d.inject, `${where} → ${d.reason}`).to.equal(true);
+      expect(d.head?.headers, where).to.deep.equal(filled(headers, records));
+      return false;
+    }
+    expect(d.inject, where).to.equal(false);
+    expect(d.status, where).to.equal(403);
+    const [, name, how] = /^(\S+) appears (twice in one header value|in more than one header)$/.exec(d.reason ?? '') ?? [];
+    expect(name, `${where} → ${d.reason}`).to.be.a('string');
+    const r = repeated(seen.map((h) => h.filter((p) => p === OWN.find((o) => o.name === name)?.placeholder)));
+    expect(r, `${where} → ${d.reason}`).not.to.equal(null);
+    expect(how === 'twice in one header value' ? r!.sameHeader : r!.otherHeader, `${where} → ${d.reason}`).to.equal(true);
+    for (const x of OWN) expect(JSON.stringify(d), where).not.to.include(x.value);
+    return true;
+  }
+
+  it("refuses a head where one of this vault's placeholders is seen twice, in forward, model and MCP decisions, and fills in every other", () => {
+    const random = prng(0x0ce1);
+    const counts = { forward: [0, 0], model: [0, 0], mcp: [0, 0] };
+    const rules = OWN.flatMap((r) => ['authorization', 'x-api-key', 'x-goog-api-key'].map((h) => rule(r.name, 'api.example.com', h, [], [])));
+    for (let i = 0; i < 2_000; i++) {
+      {
+        const { headers, seen } = head(random, true);
+        // A head with none of this vault's placeholders is refused earlier, for another reason.
+        if (seen.some((h) => h.length > 0)) {
+          const d = decideForward({
+            head: { method: 'GET', url: URLS.forward, headers },
+            exit: 'page',
+            rawTraits: { manualRedirects: true },
+            locked: false,
+            now: NOW,
+            records: new Map([...OWN, RECORDS[0]].map((r) => [r.placeholder, r])),
+            foreignPlaceholder: (p) => FOREIGN.includes(p),
+            rules,
+            secrets: Object.fromEntries(OWN.map((r) => [r.name, r.placeholder])),
+            exits: {},
+            refused: REFUSED,
+          });
+          counts.forward[check('forward', d, headers, seen, OWN) ? 1 : 0]++;
+        }
+      }
+      {
+        const { headers, seen } = head(random, false);
+        const keys = OWN.map((r) => ({ ...r, kind: 'model' as const, provider: 'openai' }));
+        if (seen.some((h) => h.length > 0)) {
+          const d = decideModel({
+            head: { method: 'POST', url: URLS.model, headers },
+            exit: 'page',
+            rawTraits: { manualRedirects: true },
+            locked: false,
+            now: NOW,
+            records: new Map(keys.map((r) => [r.placeholder, r])),
+            target: { providers: ['openai'] },
+            known: new Set(['openai']),
+          });
+          counts.model[check('model', d, headers, seen, keys) ? 1 : 0]++;
+        }
+      }
+      {
+        const { headers, seen } = head(random, false);
+        const tokens = OWN.map((r) => ({ ...r, kind: 'mcp' as const, provider: 'https://mcp.example.com/mcp' }));
+        const d = decideMcp({
+          head: { method: 'POST', url: URLS.mcp, headers },
+          exit: 'page',
+          rawTraits: { manualRedirects: true },
+          locked: false,
+          now: NOW,
+          records: new Map(tokens.map((r) => [r.placeholder, r])),
+          servers: [],
+        });
+        counts.mcp[check('mcp', d, headers, seen, tokens) ? 1 : 0]++;
+      }
+    }
+    console.log('once per head: [filled in, refused]', JSON.stringify(counts));
+    for (const [filledIn, refusedTwice] of Object.values(counts)) {
+      expect(filledIn).to.be.greaterThan(300);
+      expect(refusedTwice).to.be.greaterThan(300);
+    }
+  });
+});
