@@ -1313,8 +1313,10 @@ let unitEnd = 0;
 /** A code point's UTF-8, for comparing an escape with a value's bytes. */
 const UNIT = new Uint8Array(4);
 
-/** A line break (LF or CRLF) at i skipped, as base64 verification skips one before a character. */
-const skipBreak = (d: Uint8Array, i: number, n: number) => (d[i] === 10 ? i + 1 : d[i] === 13 && i + 1 < n && d[i + 1] === 10 ? i + 2 : i);
+/** A line break (LF, CRLF or a lone CR) at i skipped, as base64 verification skips one before a character. */
+const skipBreak = (d: Uint8Array, i: number, n: number) => (d[i] === 10 ? i + 1 : d[i] === 13 ? (i + 1 < n && d[i + 1] === 10 ? i + 2 : i + 1) : i);
+/** Whether a lone CR (a line break of its own, as progress output writes one) is at i. */
+const loneCr = (d: Uint8Array, i: number, n: number) => d[i] === 13 && (i + 1 >= n || d[i + 1] !== 10);
 
 /** The byte that url form's unit at i stands for (`%XX` in either case, `+` for a space, else itself); sets `unitEnd`. */
 function urlByte(d: Uint8Array, i: number, n: number): number {
@@ -1559,7 +1561,7 @@ function matchAt(t: Tables, d: Uint8Array, s: number, n: number, best: Int32Arra
         KEY[k++] = c;
         i++;
       } else if (c === 10 && k > 0) i++;
-      else if (c === 13 && k > 0 && i + 1 < n && d[i + 1] === 10) i += 2;
+      else if (c === 13 && k > 0) i = skipBreak(d, i, n);
       else break;
       if (k === 8 && gramAt(KEY, 0) !== U00) break;
     }
@@ -1682,9 +1684,10 @@ function startGram(t: Tables, p: number, o: number): boolean {
 /** Whether a line break in the 4 bytes at `at` (an LF, or a CR before one) passes `mayBreak`. */
 function startBreaks(t: Tables, d: Uint8Array, at: number, n: number): boolean {
   for (let i = at; i < at + 4; i++) {
-    const lf = d[i] === 10 ? i : d[i] === 13 ? i + 1 : -1;
-    if (lf < 0) continue;
-    if (lf >= n || (d[lf] === 10 && mayBreak(t, d, lf, n))) return true;
+    // The break's last byte: an LF, or a lone CR (at the input's end, maybe a CRLF's first half).
+    const last = d[i] === 10 ? i : d[i] === 13 ? (i + 1 < n && d[i + 1] === 10 ? i + 1 : i) : -1;
+    if (last < 0) continue;
+    if ((d[i] === 13 && i + 1 >= n) || mayBreak(t, d, last, n)) return true;
   }
   return false;
 }
@@ -1695,7 +1698,7 @@ function startBreaks(t: Tables, d: Uint8Array, at: number, n: number): boolean {
  * sample's first start and x; with none, only the sample's exact offsets can start a match.
  */
 function mayShift(t: Tables, d: Uint8Array, x: number, n: number): boolean {
-  for (let i = x - 1; i > x - t.step && i >= 0; i--) if (d[i] === 92 || (d[i] === 10 && mayBreak(t, d, i, n))) return true;
+  for (let i = x - 1; i > x - t.step && i >= 0; i--) if (d[i] === 92 || ((d[i] === 10 || loneCr(d, i, n)) && mayBreak(t, d, i, n))) return true;
   return false;
 }
 
@@ -1841,7 +1844,9 @@ function breakInRun(t: Tables, d: Uint8Array, x: number, n: number, r: number): 
     if (d[p] === 10 && mayBreak(t, d, p, n)) return true;
     lf ^= low;
   }
-  return d[x + 3] === 13 && x + 4 < n && d[x + 4] === 10 && mayBreak(t, d, x + 4, n);
+  if (d[x + 3] === 13 && x + 4 < n && d[x + 4] === 10 && mayBreak(t, d, x + 4, n)) return true;
+  for (let p = x; p < x + 4; p++) if (loneCr(d, p, n) && mayBreak(t, d, p, n)) return true;
+  return false;
 }
 
 /**
@@ -1853,7 +1858,7 @@ function breakInRun(t: Tables, d: Uint8Array, x: number, n: number, r: number): 
  */
 function mayBreak(t: Tables, d: Uint8Array, p: number, n: number): boolean {
   if (p + 1 >= n || d[p + 1] === 10 || d[p + 1] === 13) return false;
-  const before = d[p - 1] === 13 ? p - 2 : p - 1;
+  const before = d[p] === 10 && d[p - 1] === 13 ? p - 2 : p - 1;
   if (before < 0 || d[before] === 10 || d[before] === 13) return false;
   if (!pairPasses(t, d[before], d[p + 1])) return false;
   // Mostly no other break lies within 4 bytes: then the 4 bytes on each side are the characters.
@@ -1885,7 +1890,8 @@ function charsFrom(d: Uint8Array, i: number, n: number): boolean {
 /** The 4 characters up to i (one there) into AHEAD, single line breaks skipped; false where the input starts or two breaks meet. */
 function charsTo(d: Uint8Array, i: number): boolean {
   for (let k = 3; k >= 0; k--, i--) {
-    if (k < 3 && i >= 0 && d[i] === 10) i = i > 0 && d[i - 1] === 13 ? i - 2 : i - 1;
+    // Read backwards, a CR met first is a lone one (a CRLF's LF comes first).
+    if (k < 3 && i >= 0 && (d[i] === 10 || d[i] === 13)) i = d[i] === 10 && i > 0 && d[i - 1] === 13 ? i - 2 : i - 1;
     if (i < 0 || d[i] === 10 || d[i] === 13) return false;
     AHEAD[k] = d[i];
   }
@@ -2009,9 +2015,9 @@ function mayStartText(t: Tables, text: string, x: number, n: number, bits: numbe
 function startBreaksText(t: Tables, text: string, at: number, n: number): boolean {
   for (let i = at; i < at + 4; i++) {
     const c = text.charCodeAt(i);
-    const lf = c === 10 ? i : c === 13 ? i + 1 : -1;
-    if (lf < 0) continue;
-    if (lf >= n || (text.charCodeAt(lf) === 10 && mayBreakText(t, text, lf, n))) return true;
+    const last = c === 10 ? i : c === 13 ? (i + 1 < n && text.charCodeAt(i + 1) === 10 ? i + 1 : i) : -1;
+    if (last < 0) continue;
+    if ((c === 13 && i + 1 >= n) || mayBreakText(t, text, last, n)) return true;
   }
   return false;
 }
@@ -2029,14 +2035,17 @@ function charsWord(text: string, i: number): number {
 function mayShiftText(t: Tables, text: string, x: number, n: number): boolean {
   for (let i = x - 1; i > x - t.step && i >= 0; i--) {
     const c = text.charCodeAt(i);
-    if (c === 92 || (c === 10 && mayBreakText(t, text, i, n))) return true;
+    if (c === 92 || ((c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) && mayBreakText(t, text, i, n))) return true;
   }
   return false;
 }
 
 /** `breakInRun` for the ASCII sample at x of a string. */
 function breakInText(t: Tables, text: string, x: number, n: number): boolean {
-  for (let p = x; p < x + 4; p++) if (text.charCodeAt(p) === 10 && mayBreakText(t, text, p, n)) return true;
+  for (let p = x; p < x + 4; p++) {
+    const c = text.charCodeAt(p);
+    if ((c === 10 || (c === 13 && text.charCodeAt(p + 1) !== 10)) && mayBreakText(t, text, p, n)) return true;
+  }
   return text.charCodeAt(x + 3) === 13 && x + 4 < n && text.charCodeAt(x + 4) === 10 && mayBreakText(t, text, x + 4, n);
 }
 
@@ -2059,7 +2068,7 @@ function escapeInText(t: Tables, text: string, x: number, n: number): boolean {
 /** `mayBreak` in a string, on its chars around p as bytes (a char past ASCII as 0xff, in no pattern). */
 function mayBreakText(t: Tables, text: string, p: number, n: number): boolean {
   // Mostly no other break lies within 4 characters: then `mayBreak`'s test is on these 8 as read.
-  const before = p > 0 && text.charCodeAt(p - 1) === 13 ? p - 2 : p - 1;
+  const before = p > 0 && text.charCodeAt(p) === 10 && text.charCodeAt(p - 1) === 13 ? p - 2 : p - 1;
   if (before >= 3 && p + 5 <= n) {
     const ahead = charsWord(text, before - 3);
     const after = charsWord(text, p + 1);

@@ -95,8 +95,12 @@ const utf16le = (s: string) =>
 /** A form of the value with every character, or each with chance `p`, as \uXXXX (in random case), the rest as JSON.stringify writes it. */
 const jsonEscaping = (r: Rand, value: string, p: number) => [...value].map((c) => (r() < p ? uCase(r, escapeUnits(c)) : stringify(c))).join('');
 
+/** The line breaks: LF, CRLF, and a lone CR (progress output rewrites its line with one). */
+const EOLS = ['\n', '\r\n', '\r'];
+const eolOf = (r: Rand) => pick(r, EOLS);
+
 /**
- * `fold`: a line break (LF or CRLF) after every `width` units, the first line `start` units
+ * `fold`: a line break (LF, CRLF or a lone CR) after every `width` units, the first line `start` units
  * short (the text sits anywhere in a longer one); at least one break inside.
  */
 function fold<T>(r: Rand, units: T[], width: number, eol: T[]): T[] {
@@ -108,7 +112,7 @@ function fold<T>(r: Rand, units: T[], width: number, eol: T[]): T[] {
   });
   return out;
 }
-const foldText = (r: Rand, s: string, width: number) => fold(r, [...s], width, [...(r() < 0.5 ? '\n' : '\r\n')]).join('');
+const foldText = (r: Rand, s: string, width: number) => fold(r, [...s], width, [...eolOf(r)]).join('');
 /** A width as wrapping tools use them, or any from 1. */
 const widthOf = (r: Rand) => pick(r, [1, 2, 3, 60, 64, 76, 1 + int(r, 80)]);
 
@@ -122,7 +126,7 @@ function b64Middle(raw: Uint8Array, a: number, url: boolean): string {
 function wrap(r: Rand, s: string): string {
   if (r() < 0.3) return s;
   const width = pick(r, [76, 64, 1 + int(r, 100), 4, 16]);
-  const eol = r() < 0.5 ? '\n' : '\r\n';
+  const eol = eolOf(r);
   const start = int(r, width); // the first line may be shorter: the value sits anywhere in a blob
   let out = s.slice(0, start);
   for (let i = start; i < s.length; i += width) out += (out ? eol : '') + s.slice(i, i + width);
@@ -367,7 +371,7 @@ describe('scrubber forms', () => {
     }
   });
 
-  it('catches base64 broken by an LF or a CRLF after any character, the widths changing within one form', () => {
+  it('catches base64 broken by an LF, a CRLF or a lone CR after any character, the widths changing within one form', () => {
     const r = prng(4242);
     for (const kind of KINDS) {
       for (let i = 0; i < 12; i++) {
@@ -379,7 +383,7 @@ describe('scrubber forms', () => {
         // A break after each character with a chance from 5% to 90%: narrow and wide lines mixed.
         const chance = 0.05 + r() * 0.85;
         let text = '';
-        for (const c of blob) text += c + (r() < chance ? pick(r, ['\n', '\r\n']) : '');
+        for (const c of blob) text += c + (r() < chance ? eolOf(r) : '');
         const planted: Planted = { form: 'base64', text, cores: [b64Middle(raw, before.length % 3, false)], norm: noBreaks };
         for (const input of [text, `${filler(r)}${text}${filler(r)}`]) {
           const out = scrubber.redact(input).text;
@@ -461,7 +465,7 @@ describe('scrubber forms', () => {
     for (const value of ['\\u0041bcdefgh', '\\u00e9-token-abcdefgh', '\\u0041bc', '\\U00ffzzzzzzzzzzzz']) {
       const scrubber = compileScrubber([{ name: 'S', placeholder: '<S>', value }]);
       for (let at = 1; at < value.length; at++) {
-        for (const eol of ['\n', '\r\n']) {
+        for (const eol of EOLS) {
           const text = `x ${value.slice(0, at)}${eol}${value.slice(at)} y`;
           expect(scrubber.redact(text).text, JSON.stringify(text)).to.equal('x [redacted:S] y');
           expect(dec.decode(scrubber.redactBytes(enc.encode(text)).bytes), JSON.stringify(text)).to.equal('x [redacted:S] y');
@@ -541,7 +545,7 @@ describe('scrubber forms', () => {
       const before = Uint8Array.from({ length: int(r, 40) }, () => 0x20 + int(r, 95));
       const bytes = new Uint8Array([...before, ...raw, 0x21]);
       // od's lines: 16 bytes each, every byte as a space and two hex digits, LF (or CRLF) after each line.
-      const eol = r() < 0.5 ? '\n' : '\r\n';
+      const eol = eolOf(r);
       let dump = '';
       let from = -1;
       let to = -1;

@@ -184,7 +184,7 @@ function firstUnit(text: string, i: number): string {
  */
 function decodingForms(text: string, i: number, raw: string): [form: string, end: number][] {
   const found: [string, number][] = [];
-  const breakAt = (at: number) => (text[at] === '\n' ? 1 : text.startsWith('\r\n', at) ? 2 : 0);
+  const breakAt = (at: number) => (text[at] === '\n' ? 1 : text.startsWith('\r\n', at) ? 2 : text[at] === '\r' ? 1 : 0);
   // Raw and hex split by line breaks.
   for (const [form, want, fold] of [
     ['raw', raw, false] as const,
@@ -498,7 +498,7 @@ describe('scrubber', () => {
         else if (x < 0.45) {
           const blob = btoa(latin1(enc.encode(`${'xy'.slice(0, int(r, 3))}${v}`)));
           const width = r() < 0.5 ? 1 + int(r, 6) : 4 + int(r, 60);
-          const eol = pick(r, ['\n', '\r\n']);
+          const eol = pick(r, ['\n', '\r\n', '\r']);
           for (let at = 0; at < blob.length; at += width) text += blob.slice(at, at + width) + eol;
         } else text += randomText(r, values, 3);
       }
