@@ -39,6 +39,7 @@ const itself = (s: string) => s;
 /** A copy of `xs` with `x` at `at` (a held list is never changed under whoever reads it). */
 const insertedAt = <T>(xs: readonly T[], at: number, x: T): T[] => [...xs.slice(0, at), x, ...xs.slice(at)];
 const removedAt = <T>(xs: readonly T[], at: number): T[] => [...xs.slice(0, at), ...xs.slice(at + 1)];
+const replacedAt = <T>(xs: readonly T[], at: number, x: T): T[] => xs.map((y, i) => (i === at ? x : y));
 /** The placeholder a record puts in the live list, if it is live. */
 const liveOf = (r: StoredRecord | undefined) => (r !== undefined && r.removedAt === undefined ? r.placeholder : null);
 
@@ -102,11 +103,11 @@ export class NamespaceState {
       const before = this.records.get(r.name);
       this.records.set(r.name, r);
       // The sorted lists take the change in place of a sort per write: a rotation replaces its
-      // record where it is, a new name is inserted where it goes.
+      // record where it is, a new name is inserted where it goes; in a copy either way, since a
+      // reveal checks the records it read from the list it holds.
       if (this.sorted) {
         const at = lowerBound(this.sorted, r.name, nameOf);
-        if (before) this.sorted[at] = r;
-        else this.sorted = insertedAt(this.sorted, at, r);
+        this.sorted = before ? replacedAt(this.sorted, at, r) : insertedAt(this.sorted, at, r);
       }
       const [was, is] = [liveOf(before), liveOf(r)];
       if (this.live && was !== is) {

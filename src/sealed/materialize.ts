@@ -6,7 +6,7 @@ import type { SealedReply, Stamp } from '../contract.ts';
 import { VaultError, einval } from '../errors.ts';
 import { type Verdict, judgeExec, revealEntries } from '../exec/index.ts';
 import { DEFAULT_LIMITS } from '../policy/index.ts';
-import { decryptValue, seenOf } from '../store/index.ts';
+import { type Decided, decryptValue, seenOf } from '../store/index.ts';
 import type { SealedVault } from './port.ts';
 
 export async function materialize(vault: SealedVault, namespace: string, env: Record<string, string>, stamp: Stamp): Promise<SealedReply> {
@@ -49,10 +49,14 @@ async function decide(vault: SealedVault, namespace: string, env: Record<string,
   }
 
   // Every value, decrypted only now that every variable may have it; one that doesn't open refuses all.
+  // The write checks each record as it was decrypted: its revision is taken from the record itself,
+  // before the await, never from a list another document's write may have changed since.
   const values = new Map<string, string>();
+  const seen: Decided['records'] = [];
   for (const v of verdicts) {
     const record = byPlaceholder.get(env[v.variable]!)!;
     if (values.has(record.id)) continue;
+    seen.push({ id: record.id, ...seenOf(record) });
     try {
       values.set(record.id, await decryptValue(held.key, record));
     } catch {
@@ -63,8 +67,8 @@ async function decide(vault: SealedVault, namespace: string, env: Record<string,
   }
 
   const ids = [...values.keys()];
-  const decided = {
-    records: ids.map((id) => records.find((r) => r.id === id)!).map((r) => ({ id: r.id, ...seenOf(r) })),
+  const decided: Decided = {
+    records: seen,
     policy: mark,
     key: { check: held.check, epoch: held.epoch },
     held: () => vault.keys.current === held,

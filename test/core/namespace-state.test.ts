@@ -107,4 +107,25 @@ describe('a namespace in memory, over generated deltas', () => {
     expect(live).to.deep.equal([ph(2)]);
     expect(state.all().map((r) => r.name)).to.deep.equal(['A', 'B']);
   });
+
+  it('never changes a list it handed out when a record in it is rotated or removed', () => {
+    const state = new NamespaceState(NS, [], {
+      meta: meta(1),
+      records: [record('A', 1), record('B', 2)],
+      stored: undefined,
+      requests: [],
+      audit: [],
+      auditMore: false,
+    });
+    const all = state.all();
+    const [a, b] = all;
+    state.apply({ namespace: NS, rev: 2, meta: meta(2), records: [record('A', 1, { revision: 2 })] });
+    state.apply({ namespace: NS, rev: 3, meta: meta(3), records: [record('B', 2, { removedAt: 5 })] });
+    expect(all[0], 'the rotated record, as it was read').to.equal(a);
+    expect(all[1], 'the removed record, as it was read').to.equal(b);
+    expect(state.all().map((r) => [r.revision, r.removedAt])).to.deep.equal([
+      [2, undefined],
+      [undefined, 5],
+    ]);
+  });
 });

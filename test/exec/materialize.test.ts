@@ -2,7 +2,7 @@
 // the values `[exec]` allows go to the exec in the reply and nowhere else; a refusal reveals
 // nothing and is audited; the limits are EINVAL naming them; the rates of `[limits]` hold across
 // two documents and a reload, and free when their window has passed.
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import type { Stamp } from '../../src/contract.ts';
 import { SECRETS, attest } from '../helpers/attest.ts';
 import { type VaultClient, advanceClock, canary, crossed, findCanaries, resetVault, welcomed } from '../helpers/vault.ts';
@@ -32,6 +32,17 @@ async function withSecrets(policy: string, path?: string) {
   const NPM = (await page.request('put', { name: 'NPM_TOKEN', value: npm })).placeholder;
   expect((await page.request('policy', { files: [await attest(SECRETS, policy)] })).accepted, 'the policy was accepted').to.equal(true);
   return { page, values: { gh, npm }, placeholders: { GH, NPM } };
+}
+
+/** Resolves after `n` turns of the event loop, which the vault's documents share with this page. */
+async function turns(n: number) {
+  for (let i = 0; i < n; i++) {
+    await new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = resolve;
+      channel.port2.postMessage(null);
+    });
+  }
 }
 
 const LINES = '[exec]\nGH_TOKEN = { argv = [["/usr/bin/gh", "release"]] }\nNPM_TOKEN = true\n';
@@ -137,6 +148,49 @@ describe('materialize', () => {
       const reveal = audit.find((e) => e.type === 'materialize' && e.refused === undefined);
       if (reply.env) expect(reveal!.seq, 'the reveal was written before the removal').to.be.below(removal);
       else expect(reply.error.code).to.be.oneOf(['EACCES', 'ENOENT']);
+      last = Math.max(...audit.map((e) => e.seq));
+    }
+  });
+
+  it('reveals only the value its write checked: a rotation in another document that commits first makes the reveal decide again', async () => {
+    // 32 variables (MAX_EXEC_VARS) make the decision long enough for the rotation to land inside it.
+    const names = Array.from({ length: 31 }, (_, i) => `V${i}`);
+    const { page, values, placeholders } = await withSecrets(`${LINES}${names.map((n) => `${n} = true\n`).join('')}[limits]\nmaterialize_per_minute = 100\n`);
+    const env: Record<string, string> = { NODE_AUTH_TOKEN: placeholders.NPM };
+    for (const name of names) env[name] = (await page.request('put', { name, value: canary(name) })).placeholder;
+    const other = await welcomed();
+    let current = values.npm;
+    let last = -1;
+    // Forty races of a materialize in one document against a rotation of one of its values in another,
+    // each sent up to ten turns of the event loop after the other.
+    for (let round = 0; round < 40; round++) {
+      const next = canary('npm');
+      const offset = (round % 20) - 10;
+      const [reply, rotated] = await Promise.all([
+        turns(Math.max(0, offset)).then(() => sealed(page, { op: 'materialize', env }, kernel(['/usr/bin/npm']))),
+        turns(Math.max(0, -offset)).then(() => other.request('put', { name: 'NPM_TOKEN', value: next })),
+      ]);
+      expect(rotated.placeholder, 'a rotation keeps the placeholder').to.equal(placeholders.NPM);
+      // The rotation's entry reaches this document over the bus.
+      let audit: { seq: number; type: string; name: string; refused?: string }[] = [];
+      await waitUntil(
+        async () => {
+          audit = (await page.request('list')).list.audit.filter((e: { seq: number }) => e.seq > last);
+          return audit.some((e) => e.type === 'seal');
+        },
+        'the rotation is not in the audit',
+        { timeout: 5000 },
+      );
+      const rotation = audit.find((e) => e.type === 'seal')!.seq;
+      const reveal = audit.find((e) => e.type === 'materialize' && e.name === 'NPM_TOKEN' && e.refused === undefined)?.seq;
+      if (reveal === undefined) {
+        expect(reply.error?.code, JSON.stringify(audit)).to.equal('EAGAIN');
+      } else {
+        // The value revealed is the one stored when the reveal was written: before the rotation, the old one.
+        const expected = reveal < rotation ? current : next;
+        expect(reply.env.NODE_AUTH_TOKEN === expected, `round ${round}: the value revealed is the one its audit entry was written at`).to.equal(true);
+      }
+      current = next;
       last = Math.max(...audit.map((e) => e.seq));
     }
   });
