@@ -2187,25 +2187,27 @@ const textSource = (text: string): Source => ({
   bytes: (a, b) => charsAsBytes(text, a, b),
 });
 
-/** The most source bytes one window of the view decodes at once beyond its reach (memory: 9 bytes each). */
+/** The most starts one window of the view scans at once (memory: 9 bytes a decoded byte). */
 const VIEW_PIECE = 1 << 20;
 let view: JsonView | null = null;
 
 /**
  * The matches of the JSON view of src for its starts in [from, limit), at src's offsets, in start
- * order: only around escapes, since a match of the view with none in it is one of src itself. A
- * match holding the escape at p starts within `reach` (the longest any form spans, escaped once
- * more) before it; so each run of escapes is a window of starts [p - reach, q], decoded with
- * `reach` more bytes for verification, from a byte no backslash precedes (so `\\n` decodes as
- * the text does) and no escape straddles.
+ * order: only around escapes, since a match of the view with none in it is one of src itself. Between
+ * two escapes inside one match lies an unescaped run of the form (at most `horizon` bytes), as before
+ * its first and after its last; so escapes closer than the margin chain into one window, whose starts
+ * begin a margin before its first escape and whose bytes end a margin after its last (a window cut
+ * at VIEW_PIECE starts reads as far as any match escaped once more may span). Each is decoded from a
+ * byte no backslash precedes (so `\\\\n` decodes as the text does) and no escape straddles.
  */
-function viewMatches(t: Tables, src: Source, from: number, limit: number, reach: number): number[] {
+function viewMatches(t: Tables, src: Source, from: number, limit: number): number[] {
   const out: number[] = [];
   const n = src.length;
-  const flush = (ws: number, se: number) => {
+  const margin = t.horizon + 16;
+  const flush = (ws: number, se: number, to: number) => {
     let a = Math.max(0, ws - 12);
     while (a > 0 && src.byteAt(a - 1) === 92) a--;
-    const b = Math.min(n, se + reach);
+    const b = Math.min(n, to);
     view = viewWithRoom(view, b - a);
     const v = view;
     decodeView(src.bytes(a, b), 0, b - a, v, a);
@@ -2217,24 +2219,24 @@ function viewMatches(t: Tables, src: Source, from: number, limit: number, reach:
     scan(t, v.bytes.subarray(0, v.length), s0, s1, v.length, found, newCover());
     for (let i = 0; i < found.length; i += 3) out.push(v.from[found[i]], found[i + 1], v.to[found[i + 2] - 1]);
   };
-  let ws = -1;
-  let se = -1;
-  for (let p = src.escapeIn(from, Math.min(n, limit + reach)); p >= 0; p = src.escapeIn(p + 1, Math.min(n, limit + reach))) {
-    const a = Math.max(from, p - reach);
-    const b = Math.min(limit, p + 1);
-    if (a >= b) continue;
-    if (ws >= 0 && a <= se) se = Math.max(se, b);
-    else {
-      if (ws >= 0) flush(ws, se);
-      ws = a;
-      se = b;
+  let ws = -1; // the window's first start
+  let last = -1; // its last escape
+  for (let p = src.escapeIn(from, n); p >= 0; p = src.escapeIn(p + 1, n)) {
+    if (ws >= 0 && p - last <= margin) {
+      last = p;
+      while (Math.min(limit, p + 1) - ws > VIEW_PIECE) {
+        flush(ws, ws + VIEW_PIECE, ws + VIEW_PIECE + t.reach);
+        ws += VIEW_PIECE;
+      }
+      continue;
     }
-    while (se - ws > VIEW_PIECE) {
-      flush(ws, ws + VIEW_PIECE);
-      ws += VIEW_PIECE;
-    }
+    if (ws >= 0) flush(ws, Math.min(limit, last + 1), last + 1 + margin);
+    ws = -1;
+    if (p - margin >= limit) break;
+    ws = Math.max(from, p - margin);
+    last = p;
   }
-  if (ws >= 0) flush(ws, se);
+  if (ws >= 0) flush(ws, Math.min(limit, last + 1), last + 1 + margin);
   return out;
 }
 
@@ -2260,7 +2262,7 @@ function settle(t: Tables, a: number[], b: number[], c: Cover): number[] {
 function matchesOf(t: Tables, d: Uint8Array, from: number, limit: number, n: number, c: Cover): number[] {
   const direct: number[] = [];
   scan(t, d, from, limit, n, direct, newCover());
-  return settle(t, direct, viewMatches(t, bytesSource(d, n), from, limit, t.reach), c);
+  return settle(t, direct, viewMatches(t, bytesSource(d, n), from, limit), c);
 }
 
 /** The text's replacement for pattern p's match (`~p`: covered, nothing), a `partial` where it began before `r`; counted. */
@@ -2319,7 +2321,7 @@ export function scrubberOf(t: ScrubTables): Scrubber {
   const textMatches = (text: string, m: number[], from: number, to: number, c: Cover) => {
     const direct: number[] = [];
     const next = scanText(t, text, direct, from, to, newCover());
-    for (const x of settle(t, direct, viewMatches(t, textSource(text), from, next, t.reach), c)) m.push(x);
+    for (const x of settle(t, direct, viewMatches(t, textSource(text), from, next), c)) m.push(x);
     return next;
   };
   const redactBytes = (bytes: Uint8Array) => {
