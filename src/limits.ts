@@ -41,6 +41,13 @@ export const MAX_URL = 8 * 1024;
 export const MAX_TAG = 256;
 /** A `req` given as JSON text. */
 export const MAX_REQ_TEXT = MiB;
+/**
+ * The keys and values (each item and container counts) of a `req` given as JSON text: twice what
+ * a request within the other limits holds (an 8 KiB `oauth` holds at most 4,096), and few enough
+ * that the text is read well within the 50 ms bound, where 1 MiB of empty objects takes JSON.parse
+ * about 60 ms alone.
+ */
+export const MAX_REQ_VALUES = 8192;
 /** A request id (a UUID), an exit, a `test`'s method and header name. */
 export const MAX_TOKEN = 128;
 
@@ -247,6 +254,7 @@ export function checkOauthSize(oauth: unknown): void {
   }
 }
 
+export const tooManyReqValues = () => einval(`req must hold at most ${fmt(MAX_REQ_VALUES)} keys and values as JSON text`);
 export const tooManyRecords = () => einval(`a namespace holds at most ${fmt(MAX_RECORDS)} records (removed ones count until purged)`);
 export const tooManyValueBytes = () => einval(`a namespace holds at most ${size(MAX_VALUE_TOTAL)} of values in all`);
 export const tooManyPending = () => new VaultError('EAGAIN', `a namespace holds at most ${MAX_PENDING_REQUESTS} pending requests; wait for one to end`);

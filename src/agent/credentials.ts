@@ -3,7 +3,7 @@
 // and the MCP credentials bound to a registered server (`mcp`). Never a value. Pure.
 import type { AgentRecord } from '../contract.ts';
 import { VaultError } from '../errors.ts';
-import { type InEffect, mcpServerUrl, modelBinding, underServerUrl } from '../inject/index.ts';
+import { type InEffect, mcpServerUrl, modelBinding, providerKey, underServerUrl } from '../inject/index.ts';
 import { secretState } from '../policy/index.ts';
 import type { StoredRecord } from '../store/index.ts';
 
@@ -23,21 +23,14 @@ export function agentRecords(records: readonly StoredRecord[], effect: InEffect)
 }
 
 /** The same provider: an id as it is, a base URL as the URL parser writes it. */
-function sameProvider(a: string, b: string): boolean {
-  if (a === b) return true;
-  try {
-    return new URL(a).href === new URL(b).href;
-  } catch {
-    return false;
-  }
-}
+const sameProvider = (a: string, b: string) => a === b || providerKey(a) === providerKey(b);
 
 /**
- * The `model` record bound to that provider (a pi-ai provider id or an https base URL), the newest
- * by `updatedAt` when several are, with the base URLs its key goes to; ENOENT without one.
+ * Of the live `model` records bound to a provider (a pi-ai provider id or an https base URL), by
+ * name (the namespace's provider index), the newest by `updatedAt`, with the base URLs its key
+ * goes to; ENOENT without one.
  */
-export function modelCredential(records: readonly StoredRecord[], provider: string, effect: InEffect) {
-  const bound = records.filter((r) => r.kind === 'model' && r.removedAt === undefined && r.provider !== undefined && sameProvider(r.provider, provider));
+export function modelCredential(bound: readonly StoredRecord[], effect: InEffect) {
   const binding = bound.length ? modelBinding(bound[0]!.provider, effect.known) : null;
   if (!binding) throw new VaultError('ENOENT', 'no model credential for that provider');
   const newest = bound.reduce((a, b) => (b.updatedAt > a.updatedAt ? b : a));

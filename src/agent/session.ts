@@ -25,6 +25,8 @@ export interface AgentVault {
   reads: {
     now(): number;
     all(namespace: string): Promise<StoredRecord[]>;
+    /** The live `model` records bound to a provider however it is spelled, by name. */
+    modelRecords(namespace: string, provider: string): Promise<readonly StoredRecord[]>;
     inEffect(namespace: string): Promise<InEffect>;
     requestOf(namespace: string, id: string): Promise<StoredRequest>;
     scrubber(namespace: string): Promise<Compiled>;
@@ -103,8 +105,9 @@ export class AgentSession {
       case 'records':
         return { records: agentRecords(...(await this.credentials())) };
       case 'model': {
-        const [records, effect] = await this.credentials();
-        return modelCredential(records, command.provider, effect);
+        await this.vault.reads.fresh(this.namespace);
+        const [bound, effect] = await Promise.all([this.vault.reads.modelRecords(this.namespace, command.provider), this.vault.reads.inEffect(this.namespace)]);
+        return modelCredential(bound, effect);
       }
       case 'mcp': {
         const [records, effect] = await this.credentials();

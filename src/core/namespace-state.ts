@@ -5,7 +5,7 @@
 // else (a missed notice, a notice without a delta) makes the owner reload it. IndexedDB stays the
 // only truth: this is a cache kept exact by the revision.
 import type { AuditEntry } from '../contract.ts';
-import { type Endpoint, type InEffect, inEffect } from '../inject/index.ts';
+import { type Endpoint, type InEffect, inEffect, providerKey } from '../inject/index.ts';
 import { type Policy, policyOf } from '../policy/index.ts';
 import {
   AUDIT_PAGE,
@@ -42,6 +42,9 @@ const removedAt = <T>(xs: readonly T[], at: number): T[] => [...xs.slice(0, at),
 const replacedAt = <T>(xs: readonly T[], at: number, x: T): T[] => xs.map((y, i) => (i === at ? x : y));
 /** The placeholder a record puts in the live list, if it is live. */
 const liveOf = (r: StoredRecord | undefined) => (r !== undefined && r.removedAt === undefined ? r.placeholder : null);
+/** The key a record is found under in the provider index: a live `model` record's provider's. */
+const modelKeyOf = (r: StoredRecord | undefined) =>
+  r !== undefined && r.kind === 'model' && r.removedAt === undefined && r.provider !== undefined ? providerKey(r.provider) : null;
 
 export class NamespaceState {
   meta!: NamespaceMeta;
@@ -59,6 +62,11 @@ export class NamespaceState {
   private sorted: StoredRecord[] | null = null;
   /** The placeholders of records not removed, sorted: kept until one is added, removed or restored. */
   private live: string[] | null = null;
+  /**
+   * Live `model` records by `providerKey` of their provider, each list sorted by name: made once
+   * per load, then changed by each delta where it changes a model record, so `model` is a lookup.
+   */
+  private models: Map<string, StoredRecord[]> | null = null;
 
   constructor(
     readonly namespace: string,
@@ -81,6 +89,7 @@ export class NamespaceState {
     this.records.clear();
     for (const r of loaded.records) this.records.set(r.name, r);
     this.live = null;
+    this.models = null;
     this.requests.clear();
     for (const r of [...loaded.requests].sort(oldestFirst)) this.requests.set(r.id, r);
     this.audit = loaded.audit;
@@ -116,6 +125,7 @@ export class NamespaceState {
         if (is !== null) live = insertedAt(live, lowerBound(live, is, itself), is);
         this.live = live;
       }
+      if (this.models) this.indexModel(before, r);
     }
     for (const r of delta.requests ?? []) this.requests.set(r.id, r);
     for (const id of delta.dropped ?? []) this.requests.delete(id);
@@ -153,6 +163,37 @@ export class NamespaceState {
       .map((r) => r.placeholder)
       .sort();
     return this.live;
+  }
+
+  /** The live `model` records bound to a provider however it is spelled (`providerKey`), sorted by name. */
+  modelsFor(provider: string): readonly StoredRecord[] {
+    if (!this.models) {
+      this.models = new Map();
+      for (const r of this.all()) {
+        const key = modelKeyOf(r);
+        if (key === null) continue;
+        const list = this.models.get(key);
+        if (list) list.push(r);
+        else this.models.set(key, [r]);
+      }
+    }
+    return this.models.get(providerKey(provider)) ?? [];
+  }
+
+  /** A record's change, in the provider index: out of its old list, into its new one where its name goes. */
+  private indexModel(before: StoredRecord | undefined, r: StoredRecord) {
+    const models = this.models!;
+    const was = modelKeyOf(before);
+    if (was !== null) {
+      const list = models.get(was)!.filter((m) => m.name !== r.name);
+      if (list.length) models.set(was, list);
+      else models.delete(was);
+    }
+    const is = modelKeyOf(r);
+    if (is !== null) {
+      const list = models.get(is) ?? [];
+      models.set(is, insertedAt(list, lowerBound(list, r.name, nameOf), r));
+    }
   }
 
   private derive() {

@@ -168,6 +168,11 @@ export class Reads {
     return (await this.parts.served.state(namespace)).all();
   }
 
+  /** The namespace's live `model` records bound to `provider`, by name, from memory's provider index. */
+  async modelRecords(namespace: string, provider: string): Promise<readonly StoredRecord[]> {
+    return (await this.parts.served.state(namespace)).modelsFor(provider);
+  }
+
   /** The namespace's accepted policy files in memory, as one string (`policyMark`). */
   async policyMark(namespace: string): Promise<string> {
     return policyMark((await this.parts.served.state(namespace)).stored);

@@ -101,7 +101,7 @@ export class Gateway {
           const reply = await this.answer(connection, data, ports);
           if (!reply) return;
           try {
-            connection.port.postMessage(reply, bounded ? replyBuffers(reply) : []);
+            connection.port.postMessage(reply, bounded ? replyBuffers(reply) : bodyBuffer(reply));
           } catch (error) {
             // A reply that can't be posted (not cloneable) goes as an error reply instead.
             connection.port.postMessage({ v: 1, id: reply.id, error: errorBody(error) });
@@ -259,6 +259,12 @@ export class Gateway {
       }
     }
   }
+}
+
+/** A forward's scrubbed body, made for the reply: moved, not copied (32 MiB would hold the thread). */
+function bodyBuffer(reply: object): ArrayBuffer[] {
+  const { body } = reply as { body?: unknown };
+  return body instanceof Uint8Array && body.buffer instanceof ArrayBuffer && body.byteLength > 64 * 1024 ? [body.buffer] : [];
 }
 
 /** The buffers of a reply's scrubbed bytes (`texts`, `chunk`), each once. */

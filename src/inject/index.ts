@@ -47,6 +47,7 @@ export {
   decideModel,
   modelBinding,
   modelRequest,
+  providerKey,
 } from './model.ts';
 export { type McpDecision, type McpInput, type McpRecord, SECRET_TO_MCP, decideMcp, mcpRequest, mcpServerUrl, underServerUrl } from './mcp.ts';
 export {

@@ -34,6 +34,20 @@ export function modelBinding(provider: string | undefined, known: ReadonlySet<st
   return { base: url };
 }
 
+/**
+ * A provider as the agent names it, for comparing: a URL as the URL parser writes it, anything
+ * else as it is. Two spellings are the same provider when their keys are equal.
+ */
+export function providerKey(provider: string): string {
+  // Without a colon a string is no absolute URL: no parse (and no exception) for a provider id.
+  if (!provider.includes(':')) return `id ${provider}`;
+  try {
+    return `url ${new URL(provider).href}`;
+  } catch {
+    return `id ${provider}`;
+  }
+}
+
 /** What makes a URL a model request: the provider ids of the built-in entries it lies under, and whether a bound base URL holds it. */
 export interface ModelTarget {
   providers: string[];

@@ -15,4 +15,4 @@ export {
   scrubberOf,
   tableBuffers,
 } from './scrubber.ts';
-export { PIECE_BYTES, SLICE_MS, addHits, bytePieces, pushSliced, redactSliced, redactToBytes, slicer, yieldThread } from './slices.ts';
+export { PIECE_BYTES, SLICE_MS, addHits, bytePieces, pushSliced, redactSliced, redactToBytes, slicer, utf8LengthSliced, yieldThread } from './slices.ts';

@@ -3,6 +3,7 @@
 // through a scrub stream in 32 KiB pieces (chunk boundaries never change a stream's output), many
 // texts one after the other; between pieces the thread is given back whenever a slice used ~8 ms.
 import type { ScrubHit } from '../contract.ts';
+import { utf8Length } from '../limits.ts';
 import { type Scrubber, type ScrubStream, joinBytes as join } from './scrubber.ts';
 
 /**
@@ -94,15 +95,40 @@ export function slicer(ms = SLICE_MS) {
   };
 }
 
-/** A string's UTF-8 in pieces of about `PIECE_BYTES` characters, never splitting a surrogate pair. */
+/** Where a piece of about `PIECE_BYTES` characters from `i` ends, never splitting a surrogate pair. */
+function pieceEnd(text: string, i: number): number {
+  const j = Math.min(text.length, i + PIECE_BYTES);
+  const last = text.charCodeAt(j - 1);
+  return j < text.length && last >= 0xd800 && last <= 0xdbff ? j - 1 : j;
+}
+
+/** A string's UTF-8 in pieces of about `PIECE_BYTES` characters. */
 function* utf8Pieces(text: string): Generator<Uint8Array> {
-  for (let i = 0; i < text.length; ) {
-    let j = Math.min(text.length, i + PIECE_BYTES);
-    const last = text.charCodeAt(j - 1);
-    if (j < text.length && last >= 0xd800 && last <= 0xdbff) j--;
-    yield enc.encode(text.slice(i, j));
-    i = j;
+  for (let i = 0, j = 0; i < text.length; i = j) yield enc.encode(text.slice(i, (j = pieceEnd(text, i))));
+}
+
+/** A string's `utf8Length`, a piece at a time, yielding between slices: a body of any size. */
+export async function utf8LengthSliced(text: string, tick = slicer()): Promise<number> {
+  let n = 0;
+  for (let i = 0, j = 0; i < text.length; i = j) {
+    n += utf8Length(text.slice(i, (j = pieceEnd(text, i))));
+    await tick();
   }
+  return n;
+}
+
+/** Parts copied into one new buffer, a part at a time, yielding between slices. */
+async function joinSliced(parts: readonly Uint8Array[], tick: () => Promise<void>): Promise<Uint8Array<ArrayBuffer>> {
+  let size = 0;
+  for (const p of parts) size += p.length;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+    await tick();
+  }
+  return out;
 }
 
 /** Bytes in pieces of `PIECE_BYTES` (views, no copies). */
@@ -153,11 +179,13 @@ async function streamed(scrubber: Scrubber, text: string | Uint8Array, tick: () 
 
 /**
  * A text's UTF-8 (a string's, or the bytes themselves) scrubbed as `redactBytes` would, in slices
- * when it is big: a forwarded body, which may be of any size.
+ * when it is big: a forwarded body, which may be of any size. Always a buffer of its own (never
+ * the input nor a view of the scrubber's), so the reply may transfer it.
  */
-export async function redactToBytes(scrubber: Scrubber, text: string | Uint8Array): Promise<Uint8Array> {
-  if (typeof text !== 'string' && text.length <= PIECE_BYTES) return scrubber.redactBytes(text).bytes;
-  return join((await streamed(scrubber, text, slicer())).parts);
+export async function redactToBytes(scrubber: Scrubber, text: string | Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
+  if (typeof text !== 'string' && text.length <= PIECE_BYTES) return new Uint8Array(scrubber.redactBytes(text).bytes);
+  const tick = slicer();
+  return joinSliced((await streamed(scrubber, text, tick)).parts, tick);
 }
 
 /** One text scrubbed as `scrubber.redact` / `redactBytes` would, in slices when it is big. */

@@ -2,7 +2,19 @@
 // JSON text becomes a typed `SealedRequest`, or EINVAL naming the field that is wrong (never its text).
 import type { SealedRequest } from '../contract.ts';
 import { einval } from '../errors.ts';
-import { MAX_EXEC_VARS, MAX_PROMPT, MAX_PROVIDER, MAX_REQ_TEXT, MAX_TOKEN, MAX_URL, boundedString, checkOauthSize, size } from '../limits.ts';
+import {
+  MAX_EXEC_VARS,
+  MAX_PROMPT,
+  MAX_PROVIDER,
+  MAX_REQ_TEXT,
+  MAX_REQ_VALUES,
+  MAX_TOKEN,
+  MAX_URL,
+  boundedString,
+  checkOauthSize,
+  size,
+  tooManyReqValues,
+} from '../limits.ts';
 import { EXIT_NAME, PLACEHOLDER_EXACT, SECRET_NAME, checkAnyName, checkName, checkValue } from '../validate.ts';
 
 type Fields = Record<string, unknown>;
@@ -18,29 +30,85 @@ function only(req: Fields, allowed: string[]) {
     throw einval(extra.length <= MAX_TOKEN ? `${String(req.op)} has no field ${extra || '""'}` : `${String(req.op)} has a field it doesn't know`);
 }
 
-/** Whether valid JSON text has an object with two equal keys (after their escapes); one linear pass. */
-export function repeatsKey(text: string): boolean {
+const ESCAPED: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** A JSON string's characters from its text between the quotes, escapes read (only well-formed ones occur in valid JSON). */
+function unescaped(text: string, from: number, to: number): string {
+  let out = '';
+  let run = from;
+  for (let i = from; i < to; i++) {
+    if (text.charCodeAt(i) !== 0x5c) continue;
+    out += text.slice(run, i);
+    const e = text[i + 1] ?? '';
+    if (e === 'u') {
+      out += String.fromCharCode(Number.parseInt(text.slice(i + 2, i + 6), 16));
+      i += 5;
+    } else {
+      out += ESCAPED[e] ?? e;
+      i++;
+    }
+    run = i + 1;
+  }
+  return out + text.slice(run, to);
+}
+
+/**
+ * JSON text's shape, read in one linear pass before it is parsed: how many keys and values it
+ * holds (each item and container counts; the count stops past `max`), and whether an object names
+ * a key twice, its escapes read (`"a"` and `"\u0061"` are one key). On text that isn't JSON the
+ * answer means nothing, and the pass still ends: JSON.parse refuses that text.
+ */
+export function jsonShape(text: string, max = Number.POSITIVE_INFINITY): { values: number; repeats: boolean } {
   const objects: (Set<string> | null)[] = [];
-  for (let i = 0; i < text.length; i++) {
+  let values = 0;
+  let repeats = false;
+  // Whether the next token starts a value: at the start, after `[`, `:` or `,` (a key after `{` or `,` in an object).
+  let expectValue = true;
+  for (let i = 0; i < text.length && values <= max; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x7b) objects.push(new Set());
-    else if (c === 0x5b) objects.push(null);
-    else if (c === 0x7d || c === 0x5d) objects.pop();
-    else if (c === 0x22) {
+    if (c <= 0x20) continue;
+    if (c === 0x7b || c === 0x5b) {
+      values++;
+      objects.push(c === 0x7b ? new Set() : null);
+      expectValue = c === 0x5b;
+    } else if (c === 0x7d || c === 0x5d) {
+      objects.pop();
+      expectValue = false;
+    } else if (c === 0x2c || c === 0x3a) {
+      expectValue = c === 0x3a || objects[objects.length - 1] === null;
+    } else if (c === 0x22) {
       let end = i + 1;
-      while (text.charCodeAt(end) !== 0x22) end += text.charCodeAt(end) === 0x5c ? 2 : 1;
+      let escaped = false;
+      while (end < text.length && text.charCodeAt(end) !== 0x22) {
+        if (text.charCodeAt(end) === 0x5c) {
+          escaped = true;
+          end++;
+        }
+        end++;
+      }
+      values++;
       const keys = objects[objects.length - 1];
-      let next = end + 1;
-      while (text.charCodeAt(next) <= 0x20) next++;
-      if (keys && text.charCodeAt(next) === 0x3a) {
-        const key = JSON.parse(text.slice(i, end + 1)) as string;
-        if (keys.has(key)) return true;
+      if (!expectValue && keys && !repeats) {
+        const key = escaped ? unescaped(text, i + 1, end) : text.slice(i + 1, end);
+        if (keys.has(key)) repeats = true;
         keys.add(key);
       }
+      expectValue = false;
       i = end;
+    } else {
+      // A number, true, false or null: up to the next delimiter.
+      values++;
+      while (i + 1 < text.length && !DELIMITS.has(text.charCodeAt(i + 1))) i++;
+      expectValue = false;
     }
   }
-  return false;
+  return { values, repeats };
+}
+const DELIMITS = new Set([0x2c, 0x3a, 0x5d, 0x7d, 0x20, 0x09, 0x0a, 0x0d, 0x22, 0x5b, 0x7b]);
+
+/** Whether valid JSON text has an object with two equal keys (after their escapes). */
+export function repeatsKey(text: string): boolean {
+  return jsonShape(text).repeats;
 }
 
 /** A /dev/sealed request, from its object or JSON text; EINVAL names the field that is wrong. */
@@ -48,13 +116,16 @@ export function parseSealedRequest(req: unknown): SealedRequest {
   if (typeof req === 'string') {
     if (req.length > MAX_REQ_TEXT) throw einval(`req must be at most ${size(MAX_REQ_TEXT)} of JSON text`);
     const text = req;
+    // Counted before JSON.parse builds anything: a text of many small values holds the thread.
+    const shape = jsonShape(text, MAX_REQ_VALUES);
+    if (shape.values > MAX_REQ_VALUES) throw tooManyReqValues();
     try {
       req = JSON.parse(text);
     } catch {
       throw einval('req is not JSON');
     }
     // JSON.parse keeps the last of two equal keys, another reader the first: read two ways, refused.
-    if (repeatsKey(text)) throw einval('req names a key twice in one object');
+    if (shape.repeats) throw einval('req names a key twice in one object');
   }
   if (!req || typeof req !== 'object' || Array.isArray(req)) throw einval('req must be an object');
   const r = req as Fields;

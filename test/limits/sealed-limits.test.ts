@@ -2,7 +2,7 @@
 // read; one past it is EINVAL naming the field and its limit, and the reply never echoes the input.
 import { expect } from '@open-wc/testing';
 import type { Stamp } from '../../src/contract.ts';
-import { MAX_OAUTH_JSON, MAX_PROMPT, MAX_PROVIDER, MAX_TAG, MAX_URL } from '../../src/limits.ts';
+import { MAX_OAUTH_JSON, MAX_PROMPT, MAX_PROVIDER, MAX_REQ_VALUES, MAX_TAG, MAX_URL } from '../../src/limits.ts';
 import { resetVault, welcomed, type VaultClient } from '../helpers/vault.ts';
 
 const user: Stamp = { pid: 4242, ppid: 1, uid: 1000, gid: 1000, tag: 'npm' };
@@ -67,7 +67,8 @@ describe('/dev/sealed refuses oversized fields', () => {
     });
     // A deep object (as JSON text: structured clone can't carry it) is measured without walking all of it.
     // Written as text: Firefox's JSON.stringify can't recurse 5,000 deep.
-    const deep = `${'{"d":'.repeat(5000)}{}${'}'.repeat(5000)}`;
+    // 4,000 deep: 8,001 keys and values, within what a req as JSON text may hold.
+    const deep = `${'{"d":'.repeat(4000)}{}${'}'.repeat(4000)}`;
     const text = `{"op":"request","kind":"oauth","provider":"github","oauth":${deep}}`;
     expect((await sealed(page, text, { ...user, uid: 8 })).error.message).to.equal('oauth must be at most 8 KiB as JSON');
   });
@@ -100,6 +101,22 @@ describe('/dev/sealed refuses oversized fields', () => {
     const unknownField = await sealed(page, { op: 'list', [long]: 1 });
     expect(unknownField).to.deep.equal({ error: { code: 'EINVAL', message: "list has a field it doesn't know" } });
     expect(await sealed(page, { op: long })).to.deep.equal({ error: { code: 'EINVAL', message: 'op must be a /dev/sealed op' } });
+  });
+
+  it('a request as JSON text may hold 8,192 keys and values, and one more is refused before it is parsed', async () => {
+    const page = await welcomed();
+    // The object, `op`, `list`, `x` and the array are five; its items the rest.
+    const text = (items: number) => `{"op":"list","x":[${Array(items).fill('0').join(',')}]}`;
+    expect(await sealed(page, text(MAX_REQ_VALUES - 5))).to.deep.equal({ error: { code: 'EINVAL', message: 'list has no field x' } });
+    expect(await sealed(page, text(MAX_REQ_VALUES - 4))).to.deep.equal({
+      error: { code: 'EINVAL', message: 'req must hold at most 8,192 keys and values as JSON text' },
+    });
+    // Keys and nested containers count alike: 8,191 here, then 8,193.
+    const keys = (n: number) => `{"op":"list","x":{${Array.from({ length: n }, (_, i) => `"k${i}":{}`).join(',')}}}`;
+    expect((await sealed(page, keys((MAX_REQ_VALUES - 6) / 2))).error.message).to.equal('list has no field x');
+    expect((await sealed(page, `${keys((MAX_REQ_VALUES - 6) / 2).slice(0, -2)},"y":1}}`)).error.message).to.equal(
+      'req must hold at most 8,192 keys and values as JSON text',
+    );
   });
 
   it('a namespace holds 64 pending requests; the 65th is EAGAIN and changes nothing', async () => {

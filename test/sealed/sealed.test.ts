@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import type { Stamp } from '../../src/contract.ts';
-import { repeatsKey } from '../../src/sealed/parse.ts';
+import { jsonShape, repeatsKey } from '../../src/sealed/parse.ts';
 import { FNOX, attest, fnoxConfig } from '../helpers/attest.ts';
 import { prng } from '../helpers/random.ts';
 import { advanceClock, canary, crossed, findCanaries, resetVault, welcomed, type VaultClient } from '../helpers/vault.ts';
@@ -254,7 +254,7 @@ describe('/dev/sealed', () => {
       }
     });
 
-    it('finds two equal keys in one object of generated JSON text, spelled with escapes, and no others (3 seeds of 300)', () => {
+    it('finds two equal keys in one object of generated JSON text, spelled with escapes, and no others, and counts its keys and values as a walk of its parse does (3 seeds of 300)', () => {
       for (const seed of [7, 8, 9]) {
         const random = prng(seed);
         const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
@@ -276,10 +276,18 @@ describe('/dev/sealed', () => {
           const text = `{${members.map(([k, [t]]) => `${space()}${spell(k)}${space()}:${space()}${t}`).join(',')}${space()}}`;
           return [text, twice || members.some(([, [, d]]) => d)];
         };
+        // The reference count: a walk of the parse, each key and value one.
+        const count = (v: unknown): number =>
+          v === null || typeof v !== 'object'
+            ? 1
+            : Array.isArray(v)
+              ? 1 + v.reduce((n: number, x) => n + count(x), 0)
+              : 1 + Object.values(v).reduce((n: number, x) => n + 1 + count(x), 0);
         for (let round = 0; round < 300; round++) {
           const [text, twice] = value(0);
-          JSON.parse(text);
+          const parsed = JSON.parse(text);
           expect(repeatsKey(text), text).to.equal(twice);
+          if (!twice) expect(jsonShape(text).values, text).to.equal(count(parsed));
         }
       }
     });
