@@ -109,9 +109,9 @@ export class Writes {
     }
     if (!held) throw new VaultError('EACCES', 'vault is locked: unlock it to add or change a value');
     const state = await served.state(namespace);
+    const text = await this.parts.reads.auditText(namespace);
     let written: Awaited<ReturnType<Records['write']>>;
     try {
-      const text = await this.parts.reads.auditText(namespace);
       written = await records.write(namespace, held, input, { ...how, existing: state.records.get(input.name) ?? null, meta: state.meta, text });
     } catch (error) {
       // The vault's key changed under this document (README, Key store and lock): it drops its own.
