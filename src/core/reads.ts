@@ -9,6 +9,7 @@ import { type InEffect, type TestRequest, emptyRegistered, scrubbedRegistered, t
 import type { KeyRing } from '../lock/index.ts';
 import {
   AUDIT_PAGE,
+  type AuditText,
   type NamespaceMeta,
   type StoredPolicy,
   type StoredRecord,
@@ -215,6 +216,22 @@ export class Reads {
     const compiled = await this.parts.scrubbers.refresh(namespace);
     if (!compiled) throw new VaultError('EACCES', 'unlock the vault to continue');
     return compiled;
+  }
+
+  /**
+   * How an audit entry's text is scrubbed before it is stored (store/audit.ts): with the newest
+   * scrubber, compiled first when the values changed. Before this document's first compile, null
+   * (the text is withheld), unless the namespace holds no value: then there is nothing to scrub.
+   */
+  async auditText(namespace: string): Promise<AuditText> {
+    await this.newestScrubber(namespace);
+    return this.compiledText(namespace) ?? ((await this.parts.served.state(namespace)).all().length === 0 ? (text) => text : null);
+  }
+
+  /** `auditText` as it is now, without a compile (for writes that span namespaces, as the purge). */
+  compiledText(namespace: string): AuditText {
+    const compiled = this.parts.scrubbers.get(namespace);
+    return compiled ? (text) => compiled.scrubber.redact(text).text : null;
   }
 
   /**

@@ -25,8 +25,8 @@ export class Scrubbers {
   constructor(
     private readonly source: (namespace: string) => Promise<{ version: number; records: readonly StoredRecord[] }>,
     private readonly key: () => HeldKey | null,
-    /** Told of records the held key couldn't open: they are marked and audited there. */
-    private readonly unreadable: (namespace: string, held: HeldKey, records: StoredRecord[]) => Promise<void> = async () => undefined,
+    /** Told of records the held key couldn't open, with the scrubber just compiled: they are marked and audited there. */
+    private readonly unreadable: (namespace: string, held: HeldKey, records: StoredRecord[], scrubber: Scrubber) => Promise<void> = async () => undefined,
     /** Where tables are built (README, Limits): the document's worker. */
     private readonly worker: Pick<VaultWorker, 'compile' | 'close'> = vaultWorker,
   ) {}
@@ -115,9 +115,9 @@ export class Scrubbers {
     if (!held || current?.version === scrubVersion) return current;
     // An unreadable record is skipped, marked and audited; the rest of the namespace is scrubbed.
     const { values, unreadable } = await this.values(namespace, held.key, records);
-    if (unreadable.length > 0) await this.unreadable(namespace, held, unreadable);
     const compiled = { version: scrubVersion, scrubber: await this.worker.compile(values) };
     this.compiled.set(namespace, compiled);
+    if (unreadable.length > 0) await this.unreadable(namespace, held, unreadable, compiled.scrubber);
     return compiled;
   }
 

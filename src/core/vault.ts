@@ -57,9 +57,11 @@ export class Vault {
         return { version: state.meta.scrubVersion, records: state.all() };
       },
       () => this.keys.current,
-      async (namespace, held, unreadable) => {
+      async (namespace, held, unreadable, scrubber) => {
         // Records newly marked unreadable: this document reads the namespace again, the others too.
-        if (await records.markUnreadable(namespace, held, unreadable)) await this.served.changedWithoutDelta(namespace, ['audit']);
+        if (await records.markUnreadable(namespace, held, unreadable, (text) => scrubber.redact(text).text)) {
+          await this.served.changedWithoutDelta(namespace, ['audit']);
+        }
       },
     );
     this.reads = new Reads({ db, served: this.served, keys, scrubbers: this.scrubbers, now });

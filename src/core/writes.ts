@@ -109,9 +109,10 @@ export class Writes {
     }
     if (!held) throw new VaultError('EACCES', 'vault is locked: unlock it to add or change a value');
     const state = await served.state(namespace);
+    const text = await this.parts.reads.auditText(namespace);
     let written: Awaited<ReturnType<Records['write']>>;
     try {
-      written = await records.write(namespace, held, input, { ...how, existing: state.records.get(input.name) ?? null, meta: state.meta });
+      written = await records.write(namespace, held, input, { ...how, existing: state.records.get(input.name) ?? null, meta: state.meta, text });
     } catch (error) {
       // The vault's key changed under this document (README, Key store and lock): it drops its own.
       if (error instanceof VaultError && error.code === 'EACCES') await keys.recheck();
@@ -122,13 +123,13 @@ export class Writes {
   }
 
   async remove(namespace: string, name: string) {
-    const { delta } = await this.parts.records.remove(namespace, name);
+    const { delta } = await this.parts.records.remove(namespace, name, {}, await this.parts.reads.auditText(namespace));
     await this.parts.served.commit(delta, ['values', 'audit', 'status']);
     return { state: 'removed' as const };
   }
 
   async restore(namespace: string, name: string) {
-    const { record, delta } = await this.parts.records.restore(namespace, name);
+    const { record, delta } = await this.parts.records.restore(namespace, name, {}, await this.parts.reads.auditText(namespace));
     await this.parts.served.commit(delta, ['values', 'audit', 'status']);
     return { state: stateOf(record, (await this.parts.served.state(namespace)).effect.policy) };
   }
@@ -172,7 +173,7 @@ export class Writes {
   /** Deletes records removed 30 days ago, and requests that expired as long ago. */
   async purge(): Promise<void> {
     const requests = await this.parts.requests.purge(PURGE_AFTER_MS);
-    const records = await this.parts.records.purge();
+    const records = await this.parts.records.purge((namespace) => this.parts.reads.compiledText(namespace));
     for (const namespace of new Set([...requests, ...records])) {
       const changes: Change[] = records.includes(namespace) ? ['values', 'audit', 'status'] : ['status'];
       await this.parts.served.changedWithoutDelta(namespace, changes);
@@ -184,7 +185,8 @@ export class Writes {
    * program's use never keeps the vault open (README, Key store and lock: auto-lock).
    */
   async used(namespace: string, ids: string[], entries: AuditDraft[]): Promise<void> {
-    await this.parts.served.commit(await this.parts.records.use(namespace, ids, entries), ['audit']);
+    const text = await this.parts.reads.auditText(namespace);
+    await this.parts.served.commit(await this.parts.records.use(namespace, ids, entries, text), ['audit']);
   }
 
   /**
@@ -198,7 +200,8 @@ export class Writes {
 
   /** The agent's model requests: each use audited, at most one entry a record a minute (README, Model and MCP endpoints). */
   async modelUsed(namespace: string, uses: { id: string; entry: AuditDraft & { type: 'model' } }[]): Promise<void> {
-    await this.parts.served.commit(await this.parts.records.modelUse(namespace, uses), ['audit']);
+    const text = await this.parts.reads.auditText(namespace);
+    await this.parts.served.commit(await this.parts.records.modelUse(namespace, uses, text), ['audit']);
   }
 
   /** The agent's `grant`: a sign-in for the person, pending until the page seals its access token (README, The agent's ops). */
@@ -242,7 +245,8 @@ export class Writes {
    * Null, with nothing written, when what it was decided on has changed since.
    */
   async reveal(namespace: string, kind: ExecKind, limits: Limits, ids: string[], entries: (refused: string | null) => RevealDraft[], decided: Decided) {
-    const done = await this.parts.reveals.reveal(namespace, kind, limits, ids, entries, decided);
+    const text = await this.parts.reads.auditText(namespace);
+    const done = await this.parts.reveals.reveal(namespace, kind, limits, ids, entries, decided, text);
     if (!done) return null;
     await this.parts.served.commit(done.delta, ['audit']);
     return { refused: done.refused };
@@ -250,7 +254,8 @@ export class Writes {
 
   /** An exec refused before the rates: its audit entries. */
   async refusedReveal(namespace: string, entries: RevealDraft[]): Promise<void> {
-    await this.parts.served.commit(await this.parts.reveals.refused(namespace, entries), ['audit']);
+    const text = await this.parts.reads.auditText(namespace);
+    await this.parts.served.commit(await this.parts.reveals.refused(namespace, entries, text), ['audit']);
   }
 
   /**
@@ -283,7 +288,8 @@ export class Writes {
     const verdicts = await Promise.all(
       files.map(async ({ path, attestation }) => ({ given: path, verdict: await checkAttestation(attestation, parsePolicyFileOffThread) })),
     );
-    const { merged, delta } = await this.parts.policies.apply(namespace, verdicts, parsePolicyFileOffThread);
+    const text = await this.parts.reads.auditText(namespace);
+    const { merged, delta } = await this.parts.policies.apply(namespace, verdicts, parsePolicyFileOffThread, text);
     await this.parts.served.commit(delta, merged.changed || merged.audit.length > 0 ? ['audit'] : []);
     const { config } = (await this.parts.served.state(namespace)).effect.policy;
     return {

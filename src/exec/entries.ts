@@ -21,7 +21,8 @@ export type RevealDraft = {
 /**
  * The entries of one exec. `refused` is the refusal of the whole exec, if any: each variable then
  * carries its own reason, or the exec's. `scrub` is the namespace's scrubber (null before the first
- * unlock: then no argv is kept).
+ * unlock: then no argv is kept); the argv is scrubbed here, before its cut, and every string of the
+ * entry again where it is stored (store/audit.ts).
  */
 export function revealEntries(
   verdicts: Verdict[],

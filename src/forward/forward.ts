@@ -109,8 +109,10 @@ async function decide(vault: ForwardVault, namespace: string, { head, body, owne
   if (!decision.inject) return refused(decision);
 
   const ids = new Map(records.filter((r) => names.has(r.name)).map((r) => [r.name, r.id]));
+  // The method as sent (HTTP methods are case-sensitive): upper-cased, a value in it would pass the scrubber.
+  const method = head.method;
   if ('names' in decision) {
-    const { domain, method, path, server } = decision;
+    const { domain, path, server } = decision;
     await vault.writes.used(namespace, [...ids.values()], [{ type: 'mcp', name: decision.names.join(','), server, domain, method, path, exit, ...actor }]);
   } else if (modelFor) {
     const { domain, path } = decision as Extract<ModelDecision, { inject: true }>;
@@ -126,7 +128,7 @@ async function decide(vault: ForwardVault, namespace: string, { head, body, owne
     await vault.writes.used(
       namespace,
       [...ids.values()],
-      uses.map((u) => ({ type: 'forward', ...u, exit, ...actor })),
+      uses.map((u) => ({ type: 'forward', ...u, method, exit, ...actor })),
     );
   }
   if (!scrubbed) return { head: decision.head };

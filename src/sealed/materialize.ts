@@ -40,7 +40,7 @@ async function decide(vault: SealedVault, namespace: string, env: Record<string,
     record: (placeholder) => byPlaceholder.get(placeholder),
     line: (name) => (policy && Object.hasOwn(policy.exec, name) ? policy.exec[name] : undefined),
   });
-  const scrub = await vault.reads.registeredScrub(namespace);
+  const scrub = await vault.reads.auditText(namespace);
   const entries = (verdictsOf: Verdict[], refused: string | null) => revealEntries(verdictsOf, exec, stamp, refused, scrub);
   if (refusal || !held) {
     const { code, message } = refusal ?? { code: 'EACCES' as const, message: 'vault is locked' };

@@ -15,8 +15,8 @@ export interface SealedVault {
     /** The accepted policy files in memory, which `inEffect` reads, as one string (`policyMark`). */
     policyMark(namespace: string): Promise<string>;
     all(namespace: string): Promise<StoredRecord[]>;
-    /** The namespace's scrubber as a string function, null before the first unlock. */
-    registeredScrub(namespace: string): Promise<((text: string) => string) | null>;
+    /** How audit text is scrubbed: the namespace's scrubber as a string function, null before the first unlock. */
+    auditText(namespace: string): Promise<((text: string) => string) | null>;
     record(namespace: string, name: string): Promise<StoredRecord | undefined>;
     inEffect(namespace: string): Promise<InEffect>;
     changed(namespace: string): Promise<{ secrets: SecretView[] }>;

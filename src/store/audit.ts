@@ -3,7 +3,7 @@
 // namespace are kept (README, Limits).
 import type { IDBPIndex, IDBPTransaction, StoreNames } from 'idb';
 import type { AuditEntry, AuditPage } from '../contract.ts';
-import { AUDIT_TRIM_EVERY, AUDIT_TRIM_MAX, MAX_AUDIT_ENTRIES } from '../limits.ts';
+import { AUDIT_TRIM_EVERY, AUDIT_TRIM_MAX, MAX_AUDIT_ENTRIES, MIN_VALUE_BYTES, utf8Length } from '../limits.ts';
 import type { StoredAudit, VaultDb, VaultSchema, WriteTx } from './schema.ts';
 
 /** The newest audit entries a document keeps per namespace: the first `audit` page. */
@@ -12,13 +12,49 @@ export const AUDIT_PAGE = 100;
 /** An entry as a write drafts it: its type and fields, without `seq` and `at`. */
 export type AuditDraft = { type: AuditEntry['type'] } & Record<string, unknown>;
 
+/**
+ * How an entry's text is made safe to store (README, Records: audit): the namespace's scrubber,
+ * or null when the document has none (locked since it opened), and then that text is withheld.
+ */
+export type AuditText = ((text: string) => string) | null;
+
+/** What stands for a text withheld because the document couldn't scrub it. */
+export const WITHHELD = '[withheld]';
+
+/** Fields, at any depth, whose strings are the vault's own words or digests, never another's text. */
+const VAULT_FIELDS: ReadonlySet<string> = new Set(['type', 'exec', 'kind', 'what', 'change', 'sha256']);
+/** Entries the vault writes of itself, holding only counts and its own words. */
+const VAULT_ENTRIES: ReadonlySet<AuditEntry['type']> = new Set(['export', 'import']);
+
+/**
+ * The entry with every string a program, the agent, a URL, a file or a name-giver supplied (a
+ * tag, a name, a variable, argv, a path, a domain, a server, a rule, a reason quoting them)
+ * passed through `text`, at any depth. Without a scrubber, each is withheld, but one shorter
+ * than a value can be (MIN_VALUE_BYTES), which can hold none.
+ */
+export function scrubAudit(entry: AuditDraft, text: AuditText): AuditDraft {
+  if (VAULT_ENTRIES.has(entry.type)) return entry;
+  const scrub = (s: string) => (text ? text(s) : utf8Length(s) < MIN_VALUE_BYTES ? s : WITHHELD);
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return scrub(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object') {
+      return Object.fromEntries(Object.entries(v).map(([k, field]) => [k, VAULT_FIELDS.has(k) ? field : walk(field)]));
+    }
+    return v;
+  };
+  return walk(entry) as AuditDraft;
+}
+
 const namespaceRange = (namespace: string) => IDBKeyRange.bound([namespace, -Infinity], [namespace, Infinity]);
 
 /**
- * Adds an audit entry inside a transaction that includes `audit`; answers it with its seq. Every
- * AUDIT_TRIM_EVERY-th entry of the vault also trims its namespace's oldest (README, Limits).
+ * Adds an audit entry inside a transaction that includes `audit`, its text scrubbed with `text`
+ * (scrubAudit); answers it with its seq. Every AUDIT_TRIM_EVERY-th entry of the vault also trims
+ * its namespace's oldest (README, Limits).
  */
-export async function addAudit(tx: WriteTx, namespace: string, at: number, entry: AuditDraft): Promise<AuditEntry> {
+export async function addAudit(tx: WriteTx, namespace: string, at: number, draft: AuditDraft, text: AuditText): Promise<AuditEntry> {
+  const entry = scrubAudit(draft, text);
   const seq = (await tx.objectStore('audit').add({ namespace, at, ...entry } as unknown as StoredAudit)) as number;
   if (seq % AUDIT_TRIM_EVERY === 0) await trimAudit(tx, namespace);
   return { seq, at, ...entry } as unknown as AuditEntry;

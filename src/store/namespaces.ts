@@ -99,7 +99,7 @@ export class Namespaces {
       const merged = mergeRegistered(meta.registered ?? emptyRegistered(), wanted);
       if (!merged.changed) return null;
       const next = await bump(tx, namespace, { meta: { registered: merged.registered } });
-      const entry = await addAudit(tx, namespace, at, { type: 'endpoints', change: 'added', ...scrubbedRegistered(merged.added, shown) });
+      const entry = await addAudit(tx, namespace, at, { type: 'endpoints', change: 'added', ...scrubbedRegistered(merged.added, shown) }, shown);
       return { namespace, rev: revOf(next), meta: next, audit: [entry] };
     });
   }
@@ -120,11 +120,17 @@ export class Namespaces {
       const { registered, removed } = removeRegistered(meta.registered ?? emptyRegistered(), gone, shown ?? undefined);
       if (registeredCount(removed) === 0) return { registered, delta: null };
       const next = await bump(tx, namespace, { meta: { registered } });
-      const entry = await addAudit(tx, namespace, at, {
-        type: 'endpoints',
-        change: 'removed',
-        ...(shown ? scrubbedRegistered(removed, shown) : emptyRegistered()),
-      });
+      const entry = await addAudit(
+        tx,
+        namespace,
+        at,
+        {
+          type: 'endpoints',
+          change: 'removed',
+          ...(shown ? scrubbedRegistered(removed, shown) : emptyRegistered()),
+        },
+        shown,
+      );
       return { registered, delta: { namespace, rev: revOf(next), meta: next, audit: [entry] } };
     });
   }

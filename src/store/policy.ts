@@ -3,7 +3,7 @@
 // audit entries and the namespace's revision, so two documents can't undo each other's update.
 import type { AuditEntry } from '../contract.ts';
 import { type AttestationVerdict, Unparsed, cachedMeaning, emptyAccepted, mergePolicy } from '../policy/index.ts';
-import { addAudit } from './audit.ts';
+import { type AuditText, addAudit } from './audit.ts';
 import { type Delta, abort, bump, revOf } from './meta.ts';
 import type { StoredPolicy, VaultDb } from './schema.ts';
 
@@ -16,12 +16,14 @@ export class PolicyStore {
   /**
    * Merges checked attestations into the namespace's accepted policy. The file each one replaces
    * is read from the parse cache only: a miss ends the transaction, is parsed with `parse` (the
-   * vault's worker) and the merge starts again, so no policy file is parsed inside it.
+   * vault's worker) and the merge starts again, so no policy file is parsed inside it. Its audit
+   * entries are scrubbed with `auditText`.
    */
   async apply(
     namespace: string,
     verdicts: { given: unknown; verdict: AttestationVerdict }[],
     parse: (path: string, sha256: string, text: string) => Promise<unknown>,
+    auditText: AuditText,
   ) {
     for (let attempt = 0; ; attempt++) {
       const now = this.now();
@@ -39,7 +41,7 @@ export class PolicyStore {
       }
       await tx.objectStore('policy').put(merged.stored);
       const audit: AuditEntry[] = [];
-      for (const entry of merged.audit) audit.push(await addAudit(tx, namespace, now, entry));
+      for (const entry of merged.audit) audit.push(await addAudit(tx, namespace, now, entry, auditText));
       const meta = await bump(tx, namespace);
       await tx.done;
       const delta: Delta = { namespace, rev: revOf(meta), meta, policy: merged.stored, audit };

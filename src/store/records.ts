@@ -6,7 +6,7 @@ import type { AuditEntry, ImportSource, RecordKind, Source } from '../contract.t
 import { VaultError, enoent } from '../errors.ts';
 import { MAX_RECORDS, MAX_VALUE_TOTAL, tooManyRecords, tooManyValueBytes } from '../limits.ts';
 import { newPlaceholder } from '../validate.ts';
-import { type AuditDraft, addAudit } from './audit.ts';
+import { type AuditDraft, type AuditText, addAudit } from './audit.ts';
 import { type Delta, abort, bump, bumped, deltaOf, emptyMeta, revOf, settle } from './meta.ts';
 import { oldestFirst, stateAt } from './requests.ts';
 import type { NamespaceMeta, StoredRecord, StoredRequest, VaultDb, VaultSchema, WriteTx } from './schema.ts';
@@ -77,7 +77,7 @@ const sealer = (existing: StoredRecord | undefined, input: RecordInput) =>
  * How a write goes: `existing` is the record as the caller last saw it (from memory; read here
  * when not given), `meta` its namespace's meta as seen beside it, `check` may refuse the rotation,
  * `answers` picks the pending request of the namespace the write answers (or throws), which ends
- * `done` in the same transaction.
+ * `done` in the same transaction; `text` scrubs its audit entry (withheld without it).
  */
 export interface WriteOptions {
   existing?: StoredRecord | null;
@@ -85,6 +85,7 @@ export interface WriteOptions {
   check?: RotationCheck;
   actor?: Actor;
   answers?: (pending: StoredRequest[]) => StoredRequest[];
+  text?: AuditText;
 }
 
 /**
@@ -102,6 +103,12 @@ function within(before: NamespaceMeta, current: StoredRecord | undefined, record
 /** Two reads of a record are of the same version: same id and same revision. */
 const sameVersion = (a: StoredRecord | undefined, b: StoredRecord | undefined) =>
   a?.id === b?.id && (a?.revision ?? 0) === (b?.revision ?? 0) && a?.updatedAt === b?.updatedAt;
+
+/**
+ * A seal's audit text: the value it writes isn't yet one the namespace's scrubber knows, so a text
+ * holding it as it is (a tag, say) has it replaced by its placeholder first.
+ */
+const withOwnValue = (text: AuditText, value: string, placeholder: string): AuditText => text && ((s) => text(s.replaceAll(value, placeholder)));
 
 export class Records {
   constructor(
@@ -123,7 +130,7 @@ export class Records {
   ): Promise<{ record: StoredRecord; rotated: boolean; delta: Delta }> {
     const key = keyOrHeld instanceof CryptoKey ? keyOrHeld : keyOrHeld.key;
     const checkId = keyOrHeld instanceof CryptoKey ? null : keyOrHeld.check;
-    const { check, actor = {}, answers } = options;
+    const { check, actor = {}, answers, text = null } = options;
     let seen = options.existing;
     let known = options.meta;
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -164,7 +171,13 @@ export class Records {
         Promise.all([
           tx.objectStore('records').put(record),
           tx.objectStore('namespaces').put(meta),
-          addAudit(tx, namespace, now, { type: 'seal', name: input.name, kind: input.kind, source: input.source, rotated: !!existing, ...actor }),
+          addAudit(
+            tx,
+            namespace,
+            now,
+            { type: 'seal', name: input.name, kind: input.kind, source: input.source, rotated: !!existing, ...actor },
+            withOwnValue(text, input.value, placeholder),
+          ),
           ...answered.map((r) => tx.objectStore('requests').put(r)),
         ]).then(([, , entry]) => entry);
       try {
@@ -218,24 +231,27 @@ export class Records {
   }
 
   /** Sets `removedAt`; the record keeps its placeholder and is purged 30 days later. */
-  async remove(namespace: string, name: string, actor: Actor = {}): Promise<{ record: StoredRecord; delta: Delta | null }> {
-    return this.change(namespace, name, actor, (record, now) => {
+  async remove(namespace: string, name: string, actor: Actor = {}, text: AuditText = null): Promise<{ record: StoredRecord; delta: Delta | null }> {
+    return this.change(namespace, name, actor, text, (record, now) => {
       if (record.removedAt !== undefined) return null;
       record.removedAt = now;
       return 'remove';
     });
   }
 
-  async restore(namespace: string, name: string, actor: Actor = {}): Promise<{ record: StoredRecord; delta: Delta | null }> {
-    return this.change(namespace, name, actor, (record) => {
+  async restore(namespace: string, name: string, actor: Actor = {}, text: AuditText = null): Promise<{ record: StoredRecord; delta: Delta | null }> {
+    return this.change(namespace, name, actor, text, (record) => {
       if (record.removedAt === undefined) throw enoent(`there is no removed record named ${name}`);
       delete record.removedAt;
       return 'restore';
     });
   }
 
-  /** Deletes records removed 30 days ago or more; answers the namespaces whose values changed. */
-  async purge(): Promise<string[]> {
+  /**
+   * Deletes records removed 30 days ago or more; answers the namespaces whose values changed.
+   * `text` answers each namespace's scrubber as it is now.
+   */
+  async purge(text: (namespace: string) => AuditText = () => null): Promise<string[]> {
     const now = this.now();
     const due = (r: StoredRecord | undefined): r is StoredRecord => r?.removedAt !== undefined && now - r.removedAt >= PURGE_AFTER_MS;
     // Looked for in read-only batches first: most purges find nothing, and a write transaction
@@ -257,7 +273,7 @@ export class Records {
       const before = freed.get(namespace) ?? { bytes: 0, records: 0 };
       freed.set(namespace, { bytes: before.bytes + valueBytesOf(record), records: before.records + 1 });
       await tx.objectStore('records').delete(id);
-      await addAudit(tx, namespace, now, { type: 'purge', name });
+      await addAudit(tx, namespace, now, { type: 'purge', name }, text(namespace));
     }
     const changed = new Set(freed.keys());
     for (const [namespace, { bytes, records }] of freed) {
@@ -272,8 +288,8 @@ export class Records {
     return [...changed];
   }
 
-  /** Marks records used (an injection) and audits the uses, in one transaction. */
-  async use(namespace: string, ids: string[], entries: AuditDraft[]): Promise<Delta> {
+  /** Marks records used (an injection) and audits the uses, scrubbed with `text`, in one transaction. */
+  async use(namespace: string, ids: string[], entries: AuditDraft[], text: AuditText): Promise<Delta> {
     const now = this.now();
     const tx = this.db.transaction(['records', 'audit', 'namespaces'], 'readwrite');
     const records: StoredRecord[] = [];
@@ -285,7 +301,7 @@ export class Records {
       await tx.objectStore('records').put(used);
     }
     const audit: AuditEntry[] = [];
-    for (const entry of entries) audit.push(await addAudit(tx, namespace, now, entry));
+    for (const entry of entries) audit.push(await addAudit(tx, namespace, now, entry, text));
     const meta = await bump(tx, namespace);
     await tx.done;
     return { namespace, rev: revOf(meta), meta, records, audit };
@@ -296,7 +312,7 @@ export class Records {
    * transaction: a record's uses within a minute of its current `model` entry count in that entry
    * (`count`), so a busy agent adds one entry a record a minute (README, Model and MCP endpoints).
    */
-  async modelUse(namespace: string, uses: { id: string; entry: AuditDraft & { type: 'model' } }[]): Promise<Delta> {
+  async modelUse(namespace: string, uses: { id: string; entry: AuditDraft & { type: 'model' } }[], text: AuditText): Promise<Delta> {
     const now = this.now();
     const tx = this.db.transaction(['records', 'audit', 'namespaces'], 'readwrite');
     return settle(tx, async () => {
@@ -313,7 +329,7 @@ export class Records {
           const { namespace: _, ...shown } = counted;
           written = shown;
         } else {
-          written = await addAudit(tx, namespace, now, { ...entry, count: 1 });
+          written = await addAudit(tx, namespace, now, { ...entry, count: 1 }, text);
           record.modelAudit = { seq: written.seq, at: now };
         }
         audit.push(written);
@@ -361,7 +377,7 @@ export class Records {
    * that first checks the key is still the vault's and each record is the one read. Answers
    * whether any was newly marked.
    */
-  async markUnreadable(namespace: string, held: HeldKey, records: StoredRecord[]): Promise<boolean> {
+  async markUnreadable(namespace: string, held: HeldKey, records: StoredRecord[], text: AuditText): Promise<boolean> {
     const fresh = records.filter((r) => r.unreadableAt === undefined);
     if (fresh.length === 0) return false;
     const now = this.now();
@@ -373,7 +389,7 @@ export class Records {
         const stored = await tx.objectStore('records').get(record.id);
         if (!stored || stored.unreadableAt !== undefined || !sameBytes(stored.iv, record.iv)) continue;
         await tx.objectStore('records').put({ ...stored, unreadableAt: now });
-        await addAudit(tx, namespace, now, { type: 'unreadable', name: stored.name });
+        await addAudit(tx, namespace, now, { type: 'unreadable', name: stored.name }, text);
         marked = true;
       }
     }
@@ -394,7 +410,7 @@ export class Records {
     const now = this.now();
     const tx = this.db.transaction(['namespaces', 'audit', 'requests'], 'readwrite');
     await bump(tx, namespace, { meta: { exportedAt: now } });
-    await addAudit(tx, namespace, now, { type: 'export', count });
+    await addAudit(tx, namespace, now, { type: 'export', count }, null);
     if (request) await endRequest(tx, namespace, request, now);
     await tx.done;
     return now;
@@ -479,7 +495,7 @@ export class Records {
       await tx
         .objectStore('namespaces')
         .put(bumped(meta, namespace, writes.length > 0 ? { values: true, valueBytes: used + delta, recordCount: held + added } : {}));
-      await addAudit(tx, namespace, now, { type: 'import', ...audit });
+      await addAudit(tx, namespace, now, { type: 'import', ...audit }, null);
       if (request) await endRequest(tx, namespace, request, now);
       await tx.done;
     } catch (error) {
@@ -505,6 +521,7 @@ export class Records {
     namespace: string,
     name: string,
     actor: Actor,
+    text: AuditText,
     apply: (record: StoredRecord, now: number) => 'remove' | 'restore' | null,
   ): Promise<{ record: StoredRecord; delta: Delta | null }> {
     const now = this.now();
@@ -530,7 +547,7 @@ export class Records {
     record.revision = (record.revision ?? 0) + 1;
     await tx.objectStore('records').put(record);
     const meta = await bump(tx, namespace, { values: true });
-    const entry = await addAudit(tx, namespace, now, { type, name, ...actor });
+    const entry = await addAudit(tx, namespace, now, { type, name, ...actor }, text);
     await tx.done;
     return { record, delta: { namespace, rev: revOf(meta), meta, records: [record], audit: [entry] } };
   }

@@ -4,7 +4,7 @@
 import type { ExecKind } from '../contract.ts';
 import { type RateLog, type RevealDraft, emptyLog, logged, rateRefusal } from '../exec/index.ts';
 import type { Limits } from '../policy/index.ts';
-import { addAudit } from './audit.ts';
+import { type AuditText, addAudit } from './audit.ts';
 import { type Delta, bump, deltaOf, settle } from './meta.ts';
 import type { Seen } from './records.ts';
 import type { StoredPolicy, StoredRecord, VaultDb } from './schema.ts';
@@ -36,7 +36,7 @@ export class Reveals {
   /**
    * Counts a reveal of that kind against the namespace's rates and, within them, audits it and
    * marks its records used; past one, audits the refusal instead. `entries` drafts the audit,
-   * given the refusal (null for a reveal). Answers the refusal, if any, and the write's delta; or
+   * given the refusal (null for a reveal), scrubbed with `text`. Answers the refusal, if any, and the write's delta; or
    * null, writing nothing, when anything `decided` read has changed since (a value rotated or
    * removed, a policy file, the key or a lock, in any document): the caller decides again.
    */
@@ -47,6 +47,7 @@ export class Reveals {
     ids: string[],
     entries: (refused: string | null) => RevealDraft[],
     decided: Decided,
+    text: AuditText,
   ): Promise<{ refused: string | null; delta: Delta } | null> {
     const now = this.now();
     const tx = this.db.transaction(['reveals', 'records', 'audit', 'namespaces', 'policy', 'keys'], 'readwrite');
@@ -78,7 +79,7 @@ export class Reveals {
         }
       }
       const audit = [];
-      for (const entry of entries(refused)) audit.push(await addAudit(tx, namespace, now, entry));
+      for (const entry of entries(refused)) audit.push(await addAudit(tx, namespace, now, entry, text));
       return { refused, delta: deltaOf(await bump(tx, namespace), { records: used, audit }) };
     }).catch((error) => {
       if (error === STALE) return null;
@@ -87,12 +88,12 @@ export class Reveals {
   }
 
   /** Audits an exec refused before the rates (a variable it may not have), in one transaction. */
-  async refused(namespace: string, entries: RevealDraft[]): Promise<Delta> {
+  async refused(namespace: string, entries: RevealDraft[], text: AuditText): Promise<Delta> {
     const now = this.now();
     const tx = this.db.transaction(['audit', 'namespaces'], 'readwrite');
     return settle(tx, async () => {
       const audit = [];
-      for (const entry of entries) audit.push(await addAudit(tx, namespace, now, entry));
+      for (const entry of entries) audit.push(await addAudit(tx, namespace, now, entry, text));
       return deltaOf(await bump(tx, namespace), { audit });
     });
   }

@@ -5,7 +5,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import type { Stamp } from '../../src/contract.ts';
 import { SECRETS, attest } from '../helpers/attest.ts';
-import { type VaultClient, advanceClock, canary, crossed, findCanaries, resetVault, welcomed } from '../helpers/vault.ts';
+import { type VaultClient, advanceClock, auditedWithout, canary, canaryName, crossed, findCanaries, resetVault, welcomed } from '../helpers/vault.ts';
 
 const gh = ['/usr/bin/gh', 'release', 'upload', 'v1.2.3', 'dist.tgz'];
 const kernel = (argv: string[] = gh, kind: 'exec' | 'shell' = 'exec', uid = 1000): Stamp => ({
@@ -223,5 +223,47 @@ describe('materialize', () => {
     ).to.have.length(2);
     await advanceClock(reloaded.frame!, 61_000);
     expect((await ask(reloaded)).revealed).to.deep.equal(['NPM_TOKEN']);
+  });
+});
+
+describe("materialize's audit, when a program puts a value in what it sends", () => {
+  beforeEach(resetVault);
+
+  /** withSecrets, and NAMED holding a value shaped as a variable name. */
+  async function withNamed() {
+    const set = await withSecrets(LINES);
+    const named = canaryName('variable');
+    const NAMED = (await set.page.request('put', { name: 'NAMED', value: named })).placeholder;
+    return { ...set, named, NAMED };
+  }
+
+  it('stores the tag with the value scrubbed out, as its placeholder', async () => {
+    const { page, values, placeholders } = await withSecrets(LINES);
+    const stamp = { ...kernel(['/usr/bin/npm']), tag: `npm ${values.gh}` };
+    expect((await sealed(page, { op: 'materialize', env: { T: placeholders.NPM } }, stamp)).revealed).to.deep.equal(['NPM_TOKEN']);
+    expect((await auditedWithout(page, 'materialize', values.gh)).tag).to.equal(`npm ${placeholders.GH}`);
+  });
+
+  it('stores a variable named as a value with the value scrubbed out', async () => {
+    const { page, placeholders, named, NAMED } = await withNamed();
+    expect((await sealed(page, { op: 'materialize', env: { [named]: placeholders.NPM } }, kernel(['/usr/bin/npm']))).revealed).to.deep.equal(['NPM_TOKEN']);
+    expect(await auditedWithout(page, 'materialize', named)).to.deep.include({ name: 'NPM_TOKEN', variable: NAMED });
+  });
+
+  it("stores a refused variable's name and reason with the value scrubbed out", async () => {
+    const { page, named, NAMED } = await withNamed();
+    const reply = await sealed(page, { op: 'materialize', env: { [named]: `fnox_proxy_${'0'.repeat(24)}` } }, kernel(['/usr/bin/npm']));
+    expect(reply.error.code).to.equal('ENOENT');
+    expect(await auditedWithout(page, 'materialize', named)).to.deep.include({
+      name: NAMED,
+      variable: NAMED,
+      refused: `${NAMED}'s placeholder is not of this vault`,
+    });
+  });
+
+  it('stores the argv with the value scrubbed out', async () => {
+    const { page, values, placeholders } = await withSecrets(LINES);
+    await sealed(page, { op: 'materialize', env: { T: placeholders.NPM } }, kernel(['/usr/bin/npm', `--token=${values.gh}`]));
+    expect((await auditedWithout(page, 'materialize', values.gh)).argv).to.deep.equal(['/usr/bin/npm', `--token=${placeholders.GH}`]);
   });
 });

@@ -1,7 +1,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import type { ResponsePart, Stamp } from '../../src/contract.ts';
 import { FNOX, SECRETS, attest, fnoxConfig } from '../helpers/attest.ts';
-import { canary, crossed, findCanaries, resetVault, welcomed, type VaultClient } from '../helpers/vault.ts';
+import { auditedWithout, canary, crossed, findCanaries, resetVault, welcomed, type VaultClient } from '../helpers/vault.ts';
 
 const owner: Stamp = { pid: 77, ppid: 1, uid: 1000, gid: 1000, tag: 'gh' };
 const enc = new TextEncoder();
@@ -360,6 +360,71 @@ describe('forward to MCP servers, tried as an attacker would', () => {
     const { reply } = await send(page, call('http://8123.kernel.localhost/mcp/rpc', placeholder));
     expect(reply.head.headers).to.deep.equal([['authorization', `Bearer ${token}`]]);
     await refusedWith(page, call('http://8124.kernel.localhost/mcp/rpc', placeholder), 'only https on port 443 is injected');
+  });
+});
+
+describe("forward's audit, when a program or the agent puts a value in what it sends", () => {
+  beforeEach(resetVault);
+  /** A value sealed in the namespace as OTHER, shaped as a host label, that goes out in a head (so not a canary). */
+  async function other(page: VaultClient) {
+    const value = `v${crypto.randomUUID().replaceAll('-', '')}`;
+    return { value, placeholder: (await page.request('put', { name: 'OTHER', value })).placeholder as string };
+  }
+  const github = (placeholder: string, url = 'https://api.github.com/repos/a/b', method = 'GET') => ({
+    method,
+    url,
+    headers: [['authorization', `Bearer ${placeholder}`]],
+  });
+
+  it("stores a forward's tag with the value scrubbed out", async () => {
+    const page = await welcomed();
+    const placeholder = await setUp(page, injectable());
+    const value = canary('tag');
+    const { placeholder: shown } = await page.request('put', { name: 'OTHER', value });
+    expect((await send(page, github(placeholder), { owner: { ...owner, tag: `gh ${value}` } })).reply.head).to.be.an('object');
+    expect((await auditedWithout(page, 'forward', value)).tag).to.equal(`gh ${shown}`);
+  });
+
+  it("stores a forward's path and method with the value scrubbed out", async () => {
+    const page = await welcomed();
+    const placeholder = await setUp(page, injectable());
+    const { value, placeholder: shown } = await other(page);
+    expect((await send(page, github(placeholder, `https://api.github.com/repos/${value}/b`, value))).reply.head).to.be.an('object');
+    expect(await auditedWithout(page, 'forward', value)).to.deep.include({ path: `/repos/${shown}/b`, method: shown });
+  });
+
+  it("stores a forward's domain and rule with the value scrubbed out", async () => {
+    const page = await welcomed();
+    const { value, placeholder: shown } = await other(page);
+    const { placeholder } = await page.request('put', { name: 'GH_TOKEN', value: injectable() });
+    const domain = `${value}.example.com`;
+    await page.request('policy', { files: [await attest(FNOX, fnoxConfig([['GH_TOKEN', placeholder, domain, `paths = ["/${value}/**"]\n`]]))] });
+    expect((await send(page, github(placeholder, `https://${domain}/${value}/x`))).reply.head).to.be.an('object');
+    expect(await auditedWithout(page, 'forward', value)).to.deep.include({
+      domain: `${shown}.example.com`,
+      path: `/${shown}/x`,
+      rule: { domain: `${shown}.example.com`, header: 'authorization', methods: [], paths: [`/${shown}/**`] },
+    });
+  });
+
+  it("stores an MCP request's server, path and tag with the value scrubbed out", async () => {
+    const page = await welcomed();
+    const agent = await welcomed({ role: 'agent' });
+    const { value, placeholder: shown } = await other(page);
+    const { placeholder } = await page.request('put', { name: 'tools-token', value: injectable(), kind: 'mcp', provider: 'https://mcp.example.com/mcp' });
+    await agent.request('endpoints', { mcp: [{ server: `tools ${value}`, url: 'https://mcp.example.com/mcp', names: ['tools-token'] }] });
+    const head = github(placeholder, `https://mcp.example.com/mcp/${value}`, 'POST');
+    expect((await send(page, head, { body: '{}', owner: { ...owner, tag: `gh ${value}` } })).reply.head).to.be.an('object');
+    expect(await auditedWithout(page, 'mcp', value)).to.deep.include({ server: `tools ${shown}`, path: `/mcp/${shown}`, tag: `gh ${shown}` });
+  });
+
+  it("stores a model request's path with the value scrubbed out", async () => {
+    const page = await welcomed();
+    const { value, placeholder: shown } = await other(page);
+    const { placeholder } = await page.request('put', { name: 'openai-key', value: `sk-proj-${injectable()}`, kind: 'model', provider: 'openai' });
+    const head = github(placeholder, `https://api.openai.com/v1/${value}/chat/completions`, 'POST');
+    expect((await send(page, head, { body: '{}' })).reply.head).to.be.an('object');
+    expect((await auditedWithout(page, 'model', value)).path).to.equal(`/v1/${shown}/chat/completions`);
   });
 });
 

@@ -199,3 +199,42 @@ export function findCanaries(things: unknown[]): string[] {
   for (const value of canaries) for (const form of leakForms(value)) if (text.includes(form)) found.push(form);
   return found;
 }
+
+/** A canary shaped as a name (a letter, then letters, digits or _), for fields that take names only. */
+export function canaryName(label = 'v'): string {
+  const value = `canary_${label}_${crypto.randomUUID().replaceAll('-', '')}`;
+  canaries.push(value);
+  return value;
+}
+
+/**
+ * The namespace's audit as the page reads it: the first page, from the document's memory, and
+ * every entry read back from the store (an `audit` page before any seq).
+ */
+export async function auditAsRead(page: VaultClient): Promise<{ memory: any[]; stored: any[] }> {
+  const memory = await page.request('audit', { limit: 100 });
+  const stored = await page.request('audit', { before: Number.MAX_SAFE_INTEGER, limit: 1000 });
+  if (memory.op !== 'audit' || stored.op !== 'audit') throw new Error(`audit answered ${JSON.stringify([memory, stored])}`);
+  return { memory: memory.audit, stored: stored.audit };
+}
+
+/**
+ * The newest audit entry of that type, read from memory and from the store, after checking that
+ * neither read holds `value` in any form (leakForms).
+ */
+export async function auditedWithout(page: VaultClient, type: string, value: string): Promise<any> {
+  const { memory, stored } = await auditAsRead(page);
+  for (const [where, audit] of [
+    ['memory', memory],
+    ['the store', stored],
+  ] as const) {
+    const text = JSON.stringify(audit);
+    for (const form of leakForms(value)) if (text.includes(form)) throw new Error(`the audit in ${where} holds a value (${type})`);
+  }
+  const [fromMemory, fromStore] = [memory, stored].map((audit) => audit.find((e: { type: string }) => e.type === type));
+  if (!fromMemory) throw new Error(`no ${type} entry in ${JSON.stringify(memory)}`);
+  const canonical = (e: unknown) =>
+    JSON.stringify(e, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
+  if (canonical(fromStore) !== canonical(fromMemory)) throw new Error(`the store holds ${canonical(fromStore)}, memory ${canonical(fromMemory)}`);
+  return fromMemory;
+}

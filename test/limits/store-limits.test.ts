@@ -199,8 +199,8 @@ describe('the stores refuse past their limits', () => {
     const other = 'https://other.sliccy.ai';
     const tx = db.transaction(['audit'], 'readwrite');
     const added: number[] = [];
-    for (let i = 0; i < 10; i++) await addAudit(tx, other, i, { type: 'forward', name: 'OTHER' });
-    for (let i = 0; i < MAX_AUDIT_ENTRIES + 200; i++) added.push((await addAudit(tx, NS, i, { type: 'forward', name: 'LOOP' })).seq);
+    for (let i = 0; i < 10; i++) await addAudit(tx, other, i, { type: 'forward', name: 'OTHER' }, null);
+    for (let i = 0; i < MAX_AUDIT_ENTRIES + 200; i++) added.push((await addAudit(tx, NS, i, { type: 'forward', name: 'LOOP' }, null)).seq);
     await tx.done;
     const kept = await auditSeqs(NS);
     // Trimmed at each 64th entry of the vault: at most 63 past the limit in between.
@@ -211,7 +211,7 @@ describe('the stores refuse past their limits', () => {
 
   it('trims at most 1,000 entries at a time, the oldest first', async () => {
     const tx = db.transaction(['audit'], 'readwrite');
-    for (let i = 0; i < 20; i++) await addAudit(tx, NS, i, { type: 'forward', name: 'X' });
+    for (let i = 0; i < 20; i++) await addAudit(tx, NS, i, { type: 'forward', name: 'X' }, null);
     const before = await tx
       .objectStore('audit')
       .index('byNamespace')

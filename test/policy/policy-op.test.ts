@@ -1,7 +1,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { origins } from '../helpers/origins.ts';
 import { FNOX, SECRETS, attest, decode, fnoxConfig, loadFixtures } from '../helpers/attest.ts';
-import { canary, resetVault, welcomed, type VaultClient } from '../helpers/vault.ts';
+import { auditedWithout, canary, resetVault, welcomed, type VaultClient } from '../helpers/vault.ts';
 
 async function secretNamed(page: VaultClient, name: string) {
   const { list } = await page.request('list');
@@ -149,6 +149,22 @@ domain = "n.example.com"
       { what: 'rule', change: 'added', secret: 'AUDITED', rule: { domain: 'x.example.com', header: 'authorization', methods: [], paths: [] } },
     ]);
     expect(refusal).to.deep.include({ accepted: false, changes: [], warning: 'rules not trusted: /etc/fnox/config.toml: file must be owned by uid 0' });
+  });
+
+  it("stores a refused file's path and warning, and an accepted file's rules, with a value in them scrubbed out", async () => {
+    const page = await welcomed();
+    // Not a canary: the policy reply names the path bios gave (the reply is not the audit).
+    const value = `v${crypto.randomUUID().replaceAll('-', '')}`;
+    const { placeholder: shown } = await page.request('put', { name: 'OTHER', value });
+    const p = (await page.request('put', { name: 'AUDITED', value: canary() })).placeholder;
+    const text = fnoxConfig([['AUDITED', p, 'x.example.com']]);
+    await page.request('policy', { files: [{ ...(await attest(FNOX, text)), path: `/etc/fnox/${value}.toml` }] });
+    const refusal = await auditedWithout(page, 'policy', value);
+    expect(refusal).to.deep.include({ path: `/etc/fnox/${shown}.toml`, accepted: false });
+    expect(refusal.warning).to.include(shown);
+    await page.request('policy', { files: [await attest(FNOX, fnoxConfig([['AUDITED', p, `${value}.example.com`]]))] });
+    const acceptance = await auditedWithout(page, 'policy', value);
+    expect(acceptance.changes[0].rule.domain).to.equal(`${shown}.example.com`);
   });
 
   it("lands two documents' policy calls made at the same moment", async () => {

@@ -3,7 +3,7 @@ import type { Stamp } from '../../src/contract.ts';
 import { jsonShape, repeatsKey } from '../../src/sealed/parse.ts';
 import { FNOX, attest, fnoxConfig } from '../helpers/attest.ts';
 import { prng } from '../helpers/random.ts';
-import { advanceClock, canary, crossed, findCanaries, resetVault, welcomed, type VaultClient } from '../helpers/vault.ts';
+import { advanceClock, auditedWithout, canary, crossed, findCanaries, resetVault, welcomed, type VaultClient } from '../helpers/vault.ts';
 
 const user: Stamp = { pid: 4242, ppid: 1, uid: 1000, gid: 1000, tag: 'npm' };
 const other: Stamp = { pid: 4343, ppid: 1, uid: 1001, gid: 1001, tag: 'curl' };
@@ -307,6 +307,38 @@ describe('/dev/sealed', () => {
       expect(reply.error.code).to.equal('EINVAL');
       expect(reply.error.message).to.include('stamp.');
     });
+  });
+});
+
+describe("/dev/sealed's audit, when a program puts a value in what it sends", () => {
+  beforeEach(resetVault);
+
+  it('stores the tag of a seal with the value of another record scrubbed out', async () => {
+    const page = await welcomed();
+    const value = canary('tag');
+    const { placeholder } = await page.request('put', { name: 'GH_TOKEN', value });
+    await sealed(page, { op: 'seal', name: 'NPM_TOKEN', value: canary() }, { ...user, tag: `npm ${value}` });
+    expect((await auditedWithout(page, 'seal', value)).tag).to.equal(`npm ${placeholder}`);
+  });
+
+  it('stores the tag of a seal holding the very value it seals as its placeholder', async () => {
+    const page = await welcomed();
+    const value = canary('own');
+    const { placeholder } = await sealed(page, { op: 'seal', name: 'NPM_TOKEN', value }, { ...user, tag: `npm ${value}` });
+    expect((await auditedWithout(page, 'seal', value)).tag).to.equal(`npm ${placeholder}`);
+  });
+
+  it('stores the name of a record named as a value scrubbed, in its seal, remove and restore entries', async () => {
+    const page = await welcomed();
+    // Not a canary: the records list names it (the list is not the audit).
+    const value = `tok_${crypto.randomUUID().replaceAll('-', '')}`;
+    const { placeholder } = await page.request('put', { name: 'GH_TOKEN', value });
+    await sealed(page, { op: 'seal', name: value, value: canary() });
+    expect((await auditedWithout(page, 'seal', value)).name).to.equal(placeholder);
+    await page.request('remove', { name: value });
+    expect((await auditedWithout(page, 'remove', value)).name).to.equal(placeholder);
+    await page.request('restore', { name: value });
+    expect((await auditedWithout(page, 'restore', value)).name).to.equal(placeholder);
   });
 });
 

@@ -217,7 +217,7 @@ describe('records', () => {
     await records.restore(NS, 'V');
     expect(await version()).to.equal(4);
     await records.remove(NS, 'V');
-    await records.use(NS, [(await records.get(NS, 'V'))!.id], []);
+    await records.use(NS, [(await records.get(NS, 'V'))!.id], [], null);
     await new Namespaces(db).dismissReminder(NS);
     await auditPage(db, NS);
     await records.values(NS, key);

@@ -51,7 +51,7 @@ describe('reveals', () => {
     return { held, records, record, decided };
   }
 
-  const reveal = (record: StoredRecord, decided: Decided) => new Reveals(db).reveal(NS, 'exec', DEFAULT_LIMITS, [record.id], draft, decided);
+  const reveal = (record: StoredRecord, decided: Decided) => new Reveals(db).reveal(NS, 'exec', DEFAULT_LIMITS, [record.id], draft, decided, (text) => text);
   const reveals = async () => (await auditPage(db, NS)).audit.filter((e) => e.type === 'materialize');
 
   it('counts, audits and marks used a reveal whose decision still holds, though other records changed meanwhile', async () => {
