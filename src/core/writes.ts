@@ -57,8 +57,6 @@ export interface WriteHow {
 
 /** A refresh is asked for a value that expires within this long, or has (README, The agent's ops). */
 export const REFRESH_SOON_MS = 60_000;
-/** A forward of an expired sign-in's value asks the page to renew it at most this often per record. */
-export const REFRESH_EVERY_MS = 60_000;
 
 export class Writes {
   constructor(private readonly parts: WritesParts) {}
@@ -212,31 +210,22 @@ export class Writes {
 
   /**
    * Asks the page to renew a sign-in's value (the agent's `refresh`, or a forward of an expired
-   * one): a pending `refresh` request (the same one while one is pending) and the `refresh` event,
-   * sent again for the same request at most once a minute, however often the agent asks.
+   * one): a pending `refresh` request (the same one while one is pending), and the `refresh` event
+   * when the request's transaction says so: once when it is made, then at most once a minute
+   * however often and from however many documents it is asked for.
    */
   async refresh(namespace: string, name: string, provider: string, agent: string): Promise<{ request: string }> {
-    const request = await this.request(namespace, { kind: 'refresh', name, provider, agent });
-    const key = `${namespace}\n${name}`;
-    const last = this.asked.get(key);
-    const now = this.parts.now();
-    if (last?.request === request.id && now - last.at < REFRESH_EVERY_MS) return { request: request.id };
-    this.asked.set(key, { at: now, request: request.id });
-    await this.parts.served.ask(namespace, { name, provider, request: request.id });
+    const { request, delta, ask } = await this.parts.requests.make(namespace, { kind: 'refresh', name, provider, agent });
+    await this.parts.served.commit(delta, ['status']);
+    if (ask) await this.parts.served.ask(namespace, { name, provider, request: request.id });
     return { request: request.id };
   }
 
-  /** When each record's renewal was last asked for here, and by which request: at most once a minute a record. */
-  private readonly asked = new Map<string, { at: number; request: string }>();
-
-  /** A forward met an expired value: a sign-in's is asked to be renewed, at most once a record a minute. */
+  /** A forward met an expired value: a sign-in's is asked to be renewed. */
   async expired(namespace: string, name: string): Promise<void> {
     const record = (await this.parts.served.state(namespace)).records.get(name);
     const provider = record?.source.startsWith('oauth:') ? record.source.slice('oauth:'.length) : null;
-    if (!provider) return;
-    const last = this.asked.get(`${namespace}\n${name}`);
-    if (last !== undefined && this.parts.now() - last.at < REFRESH_EVERY_MS) return;
-    await this.refresh(namespace, name, provider, 'forward');
+    if (provider) await this.refresh(namespace, name, provider, 'forward');
   }
 
   /**

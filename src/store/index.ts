@@ -19,7 +19,7 @@ export {
   type WriteOptions,
   seenOf,
 } from './records.ts';
-export { type NewRequest, Requests, oldestFirst, pendingOf, stateAt, statusOf } from './requests.ts';
+export { type NewRequest, REFRESH_EVERY_MS, Requests, oldestFirst, pendingOf, stateAt, statusOf } from './requests.ts';
 export { type Decided, Reveals, policyMark } from './reveals.ts';
 export {
   type Attempts,

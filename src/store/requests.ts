@@ -9,6 +9,9 @@ import type { StoredRequest, VaultDb } from './schema.ts';
 
 export type NewRequest = Pick<StoredRequest, 'kind' | 'name' | 'provider' | 'prompt' | 'oauth' | 'uid' | 'tag' | 'agent' | 'scopes' | 'account'>;
 
+/** The page is sent a record's `refresh` event at most this often, across the namespace's documents (README, The agent's ops). */
+export const REFRESH_EVERY_MS = 60_000;
+
 /** Requests' order everywhere: oldest first, ties by id. */
 export const oldestFirst = (a: StoredRequest, b: StoredRequest) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1);
 
@@ -67,8 +70,13 @@ export class Requests {
     private readonly now: () => number,
   ) {}
 
-  /** Makes a request; a uid with a pending one in the namespace gets EAGAIN. One transaction. */
-  async make(namespace: string, fields: NewRequest): Promise<{ request: StoredRequest; delta: Delta | null }> {
+  /**
+   * Makes a request; a uid with a pending one in the namespace gets EAGAIN. One transaction.
+   * `ask` says whether the page is to be told of it now: when it is new, or when it is a pending
+   * `refresh` last told of REFRESH_EVERY_MS ago or more (its `askedAt` moves to now in this same
+   * transaction, so of every document asking at once exactly one is answered yes).
+   */
+  async make(namespace: string, fields: NewRequest): Promise<{ request: StoredRequest; delta: Delta | null; ask: boolean }> {
     const now = this.now();
     const tx = this.db.transaction(['requests', 'namespaces'], 'readwrite');
     const mine = await tx.objectStore('requests').index('byNamespace').getAll(namespace);
@@ -82,8 +90,11 @@ export class Requests {
             pending.find((r) => r.uid === undefined && r.agent === undefined && r.kind === fields.kind)
           : undefined;
     if (again) {
+      const ask = again.kind === 'refresh' && now - (again.askedAt ?? again.createdAt) >= REFRESH_EVERY_MS;
+      // Only the documents' own throttle reads `askedAt`, here: no revision moves, no document is told.
+      if (ask) await tx.objectStore('requests').put({ ...again, askedAt: now });
       await tx.done;
-      return { request: again, delta: null };
+      return { request: again, delta: null, ask };
     }
     if (fields.agent !== undefined && fields.kind === 'oauth' && pending.some((r) => r.agent === fields.agent && r.kind === 'oauth')) {
       tx.abort();
@@ -107,13 +118,14 @@ export class Requests {
       createdAt: now,
       expiresAt: now + this.lifetimeMs,
       state: 'pending',
+      ...(fields.kind === 'refresh' && { askedAt: now }),
     };
     for (const key of Object.keys(request) as (keyof StoredRequest)[]) if (request[key] === undefined) delete request[key];
     await tx.objectStore('requests').add(request);
     const dropped = await trimEnded(tx.objectStore('requests'), mine, now);
     const meta = await bump(tx, namespace);
     await tx.done;
-    return { request, delta: { namespace, rev: revOf(meta), meta, requests: [request], dropped } };
+    return { request, delta: { namespace, rev: revOf(meta), meta, requests: [request], dropped }, ask: true };
   }
 
   /** The namespace's request of that id, or ENOENT (also for another namespace's). */

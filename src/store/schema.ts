@@ -79,6 +79,8 @@ export interface StoredRequest {
   /** `pending` until answered or cancelled; `expired` is computed from `expiresAt`. */
   state: Exclude<RequestStateName, 'expired'>;
   placeholder?: string;
+  /** A `refresh`: when the page was last sent its event, by any document (at most once a REFRESH_EVERY_MS). */
+  askedAt?: number;
 }
 
 /** A namespace's reveals to programs within the last day, for the rates of `[limits]` (store `reveals`; README, Exec). */

@@ -4,7 +4,7 @@
 // prompt body holding values in every form, the key filled in only for its own provider and every
 // value scrubbed out of the body; `grant` and `refresh` go through to the page's `seal`. Real frame.
 import { expect, waitUntil } from '@open-wc/testing';
-import type { Stamp } from '../../src/contract.ts';
+import type { Stamp, VaultEvent } from '../../src/contract.ts';
 import { SECRETS, attest } from '../helpers/attest.ts';
 import { prng } from '../helpers/random.ts';
 import { type VaultClient, advanceClock, canary, crossed, findCanaries, leakForms, resetVault, welcomed } from '../helpers/vault.ts';
@@ -354,6 +354,59 @@ describe("the agent's credentials", () => {
     await waitUntil(() => page.events.slice(since).some((e) => e.op === 'refresh'), 'no refresh event');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(page.events.slice(since).filter((e) => e.op === 'refresh')).to.have.length(1);
+  });
+
+  it('sends the page one refresh event a record a minute across three documents, however often forwards and agents ask', async () => {
+    const clock = '/test/fixtures/clock-frame.html';
+    const pages = [await welcomed({ path: clock }), await welcomed({ path: clock }), await welcomed({ path: clock })];
+    const agents = await Promise.all(pages.map((page) => welcomed({ frame: page.frame, role: 'agent' })));
+    const sealed = { value: key('sess-'), kind: 'model', provider: 'openai', source: 'oauth:openai', expiresAt: Date.now() - 1 };
+    const { placeholder } = await pages[0]!.request('seal', { name: 'openai-oauth', ...sealed });
+    await pages[0]!.request('seal', { name: 'GITHUB_TOKEN', value: canary('gh'), kind: 'secret', source: 'oauth:github', expiresAt: Date.now() - 1 });
+    const head = { url: 'https://api.openai.com/v1/responses', headers: [['authorization', `Bearer ${placeholder}`]] as [string, string][] };
+    const since = pages.map((page) => page.events.length);
+    const refreshes = (page: VaultClient, i: number, name: string) =>
+      page.events.slice(since[i]).filter((e): e is Extract<VaultEvent, { op: 'refresh' }> => e.op === 'refresh' && e.name === name);
+    /** Every document forwards the expired value and its agent refreshes both records, all at once; then each puts a marker. */
+    const wave = async (n: number) => {
+      const asked = pages.flatMap((page, i) =>
+        Array.from({ length: 4 }, () => [
+          forward(page, head, '{}').then((reply) => {
+            expect(reply.refused).to.deep.equal({ status: 403, reason: 'openai-oauth expired; refreshing' });
+          }),
+          agents[i]!.request('refresh', { name: 'openai-oauth' }),
+          agents[i]!.request('refresh', { name: 'GITHUB_TOKEN' }),
+        ]).flat(),
+      );
+      const replies = (await Promise.all(asked)).filter((r): r is { request: string } => r !== undefined);
+      // A document's asks go on the bus before its marker's write, so once every page has every
+      // marker's placeholder, every refresh event asked for in this wave has reached it.
+      const markers = await Promise.all(pages.map((page, i) => page.request('put', { name: `MARK_${n}_${i}`, value: canary('mark') })));
+      for (const page of pages) {
+        await waitUntil(
+          () => markers.every((m) => page.events.some((e) => e.op === 'placeholders' && e.placeholders.includes(m.placeholder))),
+          'a page missed a marker',
+        );
+      }
+      return replies;
+    };
+    const first = await wave(1);
+    const requests = (name: string) => new Set(pages.flatMap((page, i) => refreshes(page, i, name).map((e) => e.request)));
+    for (const [i, page] of pages.entries()) {
+      expect(refreshes(page, i, 'openai-oauth'), `page ${i}: forwards and agents ask for one record`).to.have.length(1);
+      expect(refreshes(page, i, 'GITHUB_TOKEN'), `page ${i}: agents ask for another`).to.have.length(1);
+    }
+    expect(requests('openai-oauth').size).to.equal(1);
+    expect(new Set(first.map((r) => r.request))).to.deep.equal(new Set([...requests('openai-oauth'), ...requests('GITHUB_TOKEN')]));
+    // A minute later (each document's clock), the same pending requests are asked for once again.
+    for (const page of pages) await advanceClock(page.frame!, 61_000);
+    await wave(2);
+    for (const [i, page] of pages.entries()) {
+      expect(refreshes(page, i, 'openai-oauth'), `page ${i}, a minute later`).to.have.length(2);
+      expect(refreshes(page, i, 'GITHUB_TOKEN'), `page ${i}, a minute later`).to.have.length(2);
+    }
+    expect(requests('openai-oauth').size, 'still the one pending request').to.equal(1);
+    expect(requests('GITHUB_TOKEN').size).to.equal(1);
   });
 
   it('never carries a value on the agent port', async () => {
