@@ -295,3 +295,6 @@ export function utf8Length(text: string): number {
   }
   return n;
 }
+
+/** A refresh is asked for a value that expires within this long, or has (README, The agent's ops). */
+export const REFRESH_SOON_MS = 60_000;

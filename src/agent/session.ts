@@ -5,14 +5,11 @@
 import type { AgentRequestState } from '../contract.ts';
 import { VaultError, einval, enoent } from '../errors.ts';
 import type { InEffect, Registered } from '../inject/index.ts';
-import { MAX_STREAMS } from '../limits.ts';
+import { MAX_STREAMS, REFRESH_SOON_MS } from '../limits.ts';
 import { IDLE_MS, type ScrubStream, type Scrubber, pushSliced, redactSliced } from '../scrub/index.ts';
 import { type StoredRecord, type StoredRequest, stateAt } from '../store/index.ts';
 import { agentRecords, mcpCredentials, modelCredential } from './credentials.ts';
 import type { AgentCommand } from './parse.ts';
-
-/** A value that expires within this long can be refreshed already (README, The agent's ops). */
-const REFRESH_SOON_MS = 60_000;
 
 /** A namespace's scrubber as the vault compiled it, with the scrub version it was compiled at. */
 interface Compiled {

@@ -55,9 +55,6 @@ export interface WriteHow {
   answers?: (pending: StoredRequest[]) => StoredRequest[];
 }
 
-/** A refresh is asked for a value that expires within this long, or has (README, The agent's ops). */
-export const REFRESH_SOON_MS = 60_000;
-
 export class Writes {
   constructor(private readonly parts: WritesParts) {}
 

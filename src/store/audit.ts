@@ -30,10 +30,13 @@ const VAULT_ENTRIES: ReadonlySet<AuditEntry['type']> = new Set(['export', 'impor
  * The entry with every string a program, the agent, a URL, a file or a name-giver supplied (a
  * tag, a name, a variable, argv, a path, a domain, a server, a rule, a reason quoting them)
  * passed through `text`, at any depth. Without a scrubber, each is withheld, but one shorter
- * than a value can be (MIN_VALUE_BYTES), which can hold none.
+ * than a value can be (MIN_VALUE_BYTES), which can hold none, and an accepted policy file's.
  */
 export function scrubAudit(entry: AuditDraft, text: AuditText): AuditDraft {
   if (VAULT_ENTRIES.has(entry.type)) return entry;
+  // An accepted policy file is root-owned and attested (README, Policy): without a scrubber its
+  // changes are kept as read, so a locked vault's audit still says what the policy became.
+  if (!text && entry.type === 'policy' && entry.accepted === true) return entry;
   const scrub = (s: string) => (text ? text(s) : utf8Length(s) < MIN_VALUE_BYTES ? s : WITHHELD);
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return scrub(v);

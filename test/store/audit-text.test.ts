@@ -92,7 +92,9 @@ function entryOf(random: () => number, type: string) {
   };
   const [sent, scrubbed, withheld] = build(SHAPES[type]!) as AuditDraft[];
   for (const e of [sent, scrubbed, withheld]) e!.type = type as AuditEntry['type'];
-  return { sent: { ...sent!, seq: 1, uid: 1000 }, scrubbed: { ...scrubbed!, seq: 1, uid: 1000 }, withheld: { ...withheld!, seq: 1, uid: 1000 } };
+  // An accepted policy file is root-owned and attested: a document without a scrubber keeps it as read.
+  const kept = type === 'policy' && sent!.accepted === true ? sent : withheld;
+  return { sent: { ...sent!, seq: 1, uid: 1000 }, scrubbed: { ...scrubbed!, seq: 1, uid: 1000 }, withheld: { ...kept!, seq: 1, uid: 1000 } };
 }
 
 describe("an audit entry's text", () => {
@@ -105,6 +107,21 @@ describe("an audit entry's text", () => {
         expect(scrubAudit(sent, text), JSON.stringify({ seed, round, sent })).to.deep.equal(scrubbed);
       }
     }
+  });
+
+  it('keeps an accepted policy file\u2019s changes as read without a scrubber, and withholds a refused one\u2019s path and warning', () => {
+    const change = { what: 'rule', change: 'added', secret: 'GITHUB_TOKEN', rule: { host: 'api.github.com', paths: ['/repos/**'] } };
+    const accepted = { type: 'policy', path: '/etc/fnox/config.toml', sha256: 'ab'.repeat(32), accepted: true, changes: [change] } as AuditDraft;
+    expect(scrubAudit(accepted, null)).to.deep.equal(accepted);
+    const refused = {
+      type: 'policy',
+      path: '/home/user/config.toml',
+      sha256: 'ab'.repeat(32),
+      accepted: false,
+      changes: [],
+      warning: 'not root-owned',
+    } as AuditDraft;
+    expect(scrubAudit(refused, null)).to.deep.include({ path: WITHHELD, warning: WITHHELD, accepted: false });
   });
 
   it('is withheld without a scrubber, but for the vault\u2019s own words and text too short to hold a value (3 seeds of 200)', () => {
