@@ -5,7 +5,7 @@
 // else (a missed notice, a notice without a delta) makes the owner reload it. IndexedDB stays the
 // only truth: this is a cache kept exact by the revision.
 import type { AuditEntry } from '../contract.ts';
-import { type Endpoint, type InEffect, inEffect, providerKey } from '../inject/index.ts';
+import { type Endpoint, type InEffect, inEffect, mcpEndpoint, modelBase, providerKey } from '../inject/index.ts';
 import { type Policy, policyOf } from '../policy/index.ts';
 import {
   AUDIT_PAGE,
@@ -67,6 +67,13 @@ export class NamespaceState {
    * per load, then changed by each delta where it changes a model record, so `model` is a lookup.
    */
   private models: Map<string, StoredRecord[]> | null = null;
+  /**
+   * Where live `model` and `mcp` records are bound, by name (a base URL's endpoint, an MCP server's):
+   * one URL parse a record change, so deciding whether a forward is a model or MCP request parses
+   * none (README, Limits). The lists are made from it when asked after a change.
+   */
+  private bindings: Map<string, { kind: 'model' | 'mcp'; endpoint: Endpoint }> | null = null;
+  private bound: { model: Endpoint[]; mcp: Endpoint[] } | null = null;
 
   constructor(
     readonly namespace: string,
@@ -90,6 +97,8 @@ export class NamespaceState {
     for (const r of loaded.records) this.records.set(r.name, r);
     this.live = null;
     this.models = null;
+    this.bindings = null;
+    this.bound = null;
     this.requests.clear();
     for (const r of [...loaded.requests].sort(oldestFirst)) this.requests.set(r.id, r);
     this.audit = loaded.audit;
@@ -126,6 +135,12 @@ export class NamespaceState {
         this.live = live;
       }
       if (this.models) this.indexModel(before, r);
+      if (this.bindings) {
+        const binding = this.bindingOf(r);
+        if (binding) this.bindings.set(r.name, binding);
+        else this.bindings.delete(r.name);
+        this.bound = null;
+      }
     }
     for (const r of delta.requests ?? []) this.requests.set(r.id, r);
     for (const id of delta.dropped ?? []) this.requests.delete(id);
@@ -178,6 +193,28 @@ export class NamespaceState {
       }
     }
     return this.models.get(providerKey(provider)) ?? [];
+  }
+
+  /** The endpoints live `model` records' base URLs and `mcp` records' servers bind them to. */
+  boundEndpoints(): { model: readonly Endpoint[]; mcp: readonly Endpoint[] } {
+    if (!this.bindings) {
+      this.bindings = new Map();
+      for (const r of this.all()) {
+        const binding = this.bindingOf(r);
+        if (binding) this.bindings.set(r.name, binding);
+      }
+    }
+    if (!this.bound) {
+      this.bound = { model: [], mcp: [] };
+      for (const { kind, endpoint } of this.bindings.values()) this.bound[kind].push(endpoint);
+    }
+    return this.bound;
+  }
+
+  private bindingOf(r: StoredRecord): { kind: 'model' | 'mcp'; endpoint: Endpoint } | null {
+    if (r.removedAt !== undefined || (r.kind !== 'model' && r.kind !== 'mcp')) return null;
+    const endpoint = r.kind === 'model' ? modelBase(r.provider, this.effect.known) : mcpEndpoint(r.provider);
+    return endpoint ? { kind: r.kind, endpoint } : null;
   }
 
   /** A record's change, in the provider index: out of its old list, into its new one where its name goes. */

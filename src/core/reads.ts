@@ -5,7 +5,7 @@
 import pkg from '../../package.json' with { type: 'json' };
 import type { AuditEntry, AuditPage, ExitPolicyView, PlaceholdersView, SecretView, VaultList, VaultStatus } from '../contract.ts';
 import { VaultError, enoent } from '../errors.ts';
-import { type InEffect, type TestRequest, emptyRegistered, scrubbedRegistered, testVerdict } from '../inject/index.ts';
+import { type Endpoint, type InEffect, type TestRequest, emptyRegistered, scrubbedRegistered, testVerdict } from '../inject/index.ts';
 import type { KeyRing } from '../lock/index.ts';
 import {
   AUDIT_PAGE,
@@ -167,6 +167,11 @@ export class Reads {
   /** Every record of the namespace, sorted by name, from memory. */
   async all(namespace: string): Promise<StoredRecord[]> {
     return (await this.parts.served.state(namespace)).all();
+  }
+
+  /** Where the namespace's live `model` and `mcp` records are bound (base URLs, servers), from memory. */
+  async bound(namespace: string): Promise<{ model: readonly Endpoint[]; mcp: readonly Endpoint[] }> {
+    return (await this.parts.served.state(namespace)).boundEndpoints();
   }
 
   /** The namespace's live `model` records bound to `provider`, by name, from memory's provider index. */

@@ -5,12 +5,14 @@ import type { ForwardResult } from '../contract.ts';
 import {
   type ForwardDecision,
   type InEffect,
+  type Endpoint,
   type McpDecision,
   type McpRecord,
   type ModelDecision,
   decideForward,
   decideMcp,
   decideModel,
+  headPlaceholders,
   mcpRequest,
   modelRequest,
 } from '../inject/index.ts';
@@ -44,6 +46,8 @@ export interface ForwardVault {
     fresh(namespace: string): Promise<void>;
     all(namespace: string): Promise<StoredRecord[]>;
     inEffect(namespace: string): Promise<InEffect>;
+    /** Where live `model` and `mcp` records are bound, prepared as the records change. */
+    bound(namespace: string): Promise<{ model: readonly Endpoint[]; mcp: readonly Endpoint[] }>;
     scrubber(namespace: string): Promise<{ scrubber: Scrubber }>;
   };
   writes: {
@@ -73,16 +77,19 @@ async function bodyRefusal(body: string | Uint8Array | undefined, model: boolean
 
 async function decide(vault: ForwardVault, namespace: string, { head, body, owner, exit, rawTraits }: ForwardRequest): Promise<ForwardResult> {
   await vault.reads.fresh(namespace);
-  const [records, effect] = await Promise.all([vault.reads.all(namespace), vault.reads.inEffect(namespace)]);
+  const [records, effect, bound] = await Promise.all([vault.reads.all(namespace), vault.reads.inEffect(namespace), vault.reads.bound(namespace)]);
   const actor = { uid: owner.uid, tag: owner.tag };
   // An MCP server's request, else a model request, else one for the rules (README, Model and MCP endpoints).
-  const mcpFor = mcpRequest(head.url, effect.mcp, records);
-  const modelFor = mcpFor ? null : modelRequest(head.url, effect.models, records, effect.known);
+  // Every decision looks up only the placeholders the head holds: only their records are read.
+  const named = headPlaceholders(head);
+  const inHead = named.size > 0 ? records.filter((r) => named.has(r.placeholder)) : [];
+  const mcpFor = mcpRequest(head.url, effect.mcp, bound.mcp);
+  const modelFor = mcpFor ? null : modelRequest(head.url, effect.models, bound.model);
 
   // Decide once without values to learn which records are used, then again with theirs.
   const run = async (names?: Set<string>): Promise<ForwardDecision | McpDecision | ModelDecision> => {
     const key = vault.keys.key;
-    const input = { head, exit, rawTraits, locked: key === null, now: vault.reads.now(), records: await byPlaceholder(records, key, names) };
+    const input = { head, exit, rawTraits, locked: key === null, now: vault.reads.now(), records: await byPlaceholder(inHead, key, names) };
     if (mcpFor) return decideMcp({ ...input, servers: mcpFor.servers });
     if (modelFor) return decideModel({ ...input, target: modelFor, known: effect.known });
     return decideForward({ ...input, ...effect.plan });

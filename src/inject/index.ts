@@ -30,6 +30,7 @@ export {
   clean,
   decideForward,
   globMatches,
+  headPlaceholders,
   headRefusal,
   inertReason,
   isKernelMcpUrl,
@@ -46,10 +47,11 @@ export {
   type ModelUse,
   decideModel,
   modelBinding,
+  modelBase,
   modelRequest,
   providerKey,
 } from './model.ts';
-export { type McpDecision, type McpInput, type McpRecord, SECRET_TO_MCP, decideMcp, mcpRequest, mcpServerUrl, underServerUrl } from './mcp.ts';
+export { type McpDecision, type McpInput, type McpRecord, SECRET_TO_MCP, decideMcp, mcpEndpoint, mcpRequest, mcpServerUrl, underServerUrl } from './mcp.ts';
 export {
   type Registered,
   checkRegistration,

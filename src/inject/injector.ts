@@ -155,6 +155,21 @@ export function basicCredentials(value: string): { scheme: string; credentials: 
 }
 
 /**
+ * Every placeholder a head holds where a decision looks: in each header's value, and decoded in an
+ * `Authorization: Basic` credential. A forward reads the records of these only.
+ */
+export function headPlaceholders(head: RequestHead): Set<string> {
+  const found = new Set<string>();
+  for (const [name, value] of head.headers) {
+    for (const [p] of value.matchAll(PLACEHOLDERS)) found.add(p);
+    const basic = name.toLowerCase() === 'authorization' ? basicCredentials(value) : null;
+    const binary = basic ? decodeBase64(basic.credentials) : null;
+    if (binary) for (const [p] of binary.matchAll(PLACEHOLDERS)) found.add(p);
+  }
+  return found;
+}
+
+/**
  * The checks every injection starts with, on the head's size, the URL and the header names, in
  * the order of docs/injector.md: the reason of the first that fails, or null. `kernelAllowed` says
  * whether a kernel MCP URL (`http://<port>.kernel.localhost/…`) may pass the https check.

@@ -6,7 +6,7 @@
 // send a credential to a new host; a registered server's `names` narrow which bound records it
 // uses; and every exit rule of `forward` holds. Pure, like the injector.
 import type { ExitName, McpServerEntry, RawTraits, RequestHead } from '../contract.ts';
-import { matchesEndpoint, normalizeHost, toEndpoint } from './endpoints.ts';
+import { type Endpoint, matchesEndpoint, normalizeHost, toEndpoint } from './endpoints.ts';
 import { type InjectRecord, OncePerHead, clean, headRefusal, isKernelMcpUrl } from './injector.ts';
 import { MAX_URL_BYTES } from '../limits.ts';
 import { PLACEHOLDERS } from '../validate.ts';
@@ -62,11 +62,17 @@ export function underServerUrl(url: URL, base: URL): boolean {
  * Whether a URL is an MCP request: the registered servers it lies under, and whether it lies under
  * a bound server URL, both read the broadest way (as the refusal reads them). Null when neither.
  */
-export function mcpRequest(
-  url: string,
-  registered: readonly McpServerEntry[],
-  records: Iterable<{ kind: string; provider?: string }>,
-): { servers: McpServerEntry[] } | null {
+/** Where an `mcp` record's provider binds it: its server's endpoint, or null (filled in nowhere). */
+export function mcpEndpoint(provider: string | undefined): Endpoint | null {
+  const base = mcpServerUrl(provider);
+  return base ? toEndpoint(base.href) : null;
+}
+
+/**
+ * Whether a URL is an MCP request: under a registered server (those it lies under), or under the
+ * server an `mcp` record is bound to (`bound`, prepared as the records change).
+ */
+export function mcpRequest(url: string, registered: readonly McpServerEntry[], bound: readonly Endpoint[]): { servers: McpServerEntry[] } | null {
   // Over the URL limit a request is refused as any other (README, Limits), never parsed.
   if (url.length > MAX_URL_BYTES) return null;
   let parsed: URL;
@@ -80,16 +86,7 @@ export function mcpRequest(
     return endpoint !== null && matchesEndpoint(parsed, [endpoint]);
   };
   const servers = registered.filter((s) => under(s.url));
-  let bound = false;
-  for (const r of records) {
-    if (r.kind !== 'mcp') continue;
-    const base = mcpServerUrl(r.provider);
-    if (base && under(base.href)) {
-      bound = true;
-      break;
-    }
-  }
-  return servers.length > 0 || bound ? { servers } : null;
+  return servers.length > 0 || (bound.length > 0 && matchesEndpoint(parsed, bound)) ? { servers } : null;
 }
 
 export function decideMcp({ head, exit, rawTraits, locked, now, records, servers }: McpInput): McpDecision {

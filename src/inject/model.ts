@@ -53,16 +53,18 @@ export interface ModelTarget {
   providers: string[];
 }
 
+/** Where a `model` record's provider binds it when it is a base URL: the endpoint it is filled in under; else null. */
+export function modelBase(provider: string | undefined, known: ReadonlySet<string>): Endpoint | null {
+  const binding = modelBinding(provider, known);
+  return binding && 'base' in binding ? { host: normalizeHost(binding.base.hostname), path: binding.base.pathname } : null;
+}
+
 /**
  * Whether a URL is a model request, read the broadest way: under a built-in entry (its providers),
- * or under the base URL a `model` record is bound to. Null when neither.
+ * or under a base URL a `model` record is bound to (`bases`, prepared as the records change). Null
+ * when neither.
  */
-export function modelRequest(
-  url: string,
-  builtin: readonly Endpoint[],
-  records: Iterable<{ kind: string; provider?: string }>,
-  known: ReadonlySet<string>,
-): ModelTarget | null {
+export function modelRequest(url: string, builtin: readonly Endpoint[], bases: readonly Endpoint[]): ModelTarget | null {
   if (url.length > MAX_URL_BYTES) return null;
   let parsed: URL;
   try {
@@ -73,14 +75,7 @@ export function modelRequest(
   const under = endpointsUnder(parsed, builtin);
   const providers = [...new Set(under.flatMap((e) => e.providers ?? []))];
   if (under.some((e) => e.providers?.length)) return { providers };
-  for (const r of records) {
-    if (r.kind !== 'model') continue;
-    const binding = modelBinding(r.provider, known);
-    if (binding && 'base' in binding && endpointsUnder(parsed, [{ host: normalizeHost(binding.base.hostname), path: binding.base.pathname }]).length > 0) {
-      return { providers };
-    }
-  }
-  return null;
+  return endpointsUnder(parsed, bases).length > 0 ? { providers } : null;
 }
 
 export interface ModelInput {

@@ -152,6 +152,51 @@ describe('the newer ops at their limits', function () {
     });
   });
 
+  it('a forward over 10,000 model and MCP records bound to URLs adds under 50 ms to the longest wait beside an echo of it', async () => {
+    await withVault(async ({ vault, db, page }) => {
+      expect((await page('put', { name: 'FIRST', value: 'a-first-value-0123' })).error).to.equal(undefined);
+      // Each bound to a base URL or a server of its own: whether a URL is a model or MCP request was
+      // decided by parsing every record's URL, on every forward.
+      const writes = Array.from({ length: MAX_RECORDS - 1 }, (_, i) => ({
+        name: `BOUND_${String(i).padStart(5, '0')}`,
+        kind: i % 2 === 0 ? ('model' as const) : ('mcp' as const),
+        value: `bound-key-${i}-${crypto.randomUUID()}`,
+        placeholder: `fnox_proxy_${(i + 1).toString(16).padStart(24, '0')}`,
+        provider: i % 2 === 0 ? `https://m${i}.models.example/v1` : `https://mcp${i}.tools.example/mcp`,
+      }));
+      const n = writes.length;
+      await new Records(db).import(NS, vault.keys.key!, writes, { source: 'import:dotenv', count: n, added: n, replaced: 0, skipped: 0 });
+      const fields = (url: string) => ({ head: { method: 'GET', url, headers: [['accept', 'application/json']] }, owner: user, exit: 'page', rawTraits: {} });
+      const forward = (url: string) => {
+        const response = new MessageChannel();
+        return page('forward', fields(url), [response.port2]).finally(() => response.port1.close());
+      };
+      // The first forward (the records read in, the scrubber compiled) isn't timed.
+      expect((await forward('https://api.example.com/v1/items')).error).to.equal(undefined);
+      const echo = echoPort();
+      const over = [];
+      // A URL no record is bound to (every binding looked at), and one under the last model and MCP record's.
+      for (const url of [
+        'https://api.example.com/v1/items',
+        `https://m${n - 1 - ((n - 1) % 2)}.models.example/v1/chat`,
+        `https://mcp${n - 1 - (n % 2)}.tools.example/mcp`,
+      ]) {
+        let reply: any;
+        const { excess, message } = await added(
+          async () => void (reply = await forward(url)),
+          () => echo.ask('forward', fields(url)),
+          url,
+        );
+        // A model request without its key is refused; the others go out as they are.
+        if (url.includes('models.example')) expect(JSON.stringify(reply), url).to.include('model or MCP endpoint');
+        else expect(reply.error, url).to.equal(undefined);
+        if (excess >= BOUND_MS) over.push(message);
+      }
+      echo.close();
+      expect(over).to.deep.equal([]);
+    });
+  });
+
   it('a model request with a 32 MiB prompt body through forward adds under 50 ms to the longest wait beside an echo of it', async () => {
     await withVault(async ({ page }) => {
       const value = `sk-ant-api03-${crypto.randomUUID()}`;
