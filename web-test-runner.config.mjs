@@ -61,22 +61,22 @@ for (const engine of ENGINES) if (!ENGINE_NAMES.includes(engine)) throw new Erro
  * in its name, or in its describe's: Firefox and WebKit skip every test whose full title contains it.
  */
 export const CHROMIUM_ONLY = '(Chromium only)';
-/**
+/*
  * A test one engine can't run says which and why in its name, or its describe's, as
  * `(not in WebKit: no WebAuthn)`: that engine skips it, the others run it, and so does the rest of
- * its file everywhere.
+ * its file everywhere (test/helpers/engines.ts keeps the reasons several files share).
  */
-export const notIn = (engine, reason) => `(not in ${engine}: ${reason})`;
 /** Whole test files an engine skips (paths from the repo root), for files that can't even load there. */
-export const SKIPPED_FILES = { Firefox: [], WebKit: [] };
+export const SKIPPED_FILES = { Chromium: [], Firefox: [], WebKit: [] };
 
 /** Firefox and WebKit open a window in 1.5 to 3 s where Chromium takes a fraction of that: their tests get twice the time. */
 const SLOWER = 2;
 
 /**
- * The test page of an engine other than Chromium: before mocha starts, give each test SLOWER times
- * the time, and skip (a root beforeEach hook) the tests marked CHROMIUM_ONLY or `(not in <engine>: …)`
- * and every test of a file in SKIPPED_FILES: they count as skipped there.
+ * An engine's test page: before mocha starts, give each test SLOWER times the time (but in
+ * Chromium), and skip (a root beforeEach hook) the tests marked `(not in <engine>: …)`, outside
+ * Chromium those marked CHROMIUM_ONLY, and every test of a file in SKIPPED_FILES: they count as
+ * skipped there.
  */
 const testRunnerHtmlOf = (engine) => (testFramework) =>
   `<!DOCTYPE html><html><head></head><body>
@@ -84,8 +84,8 @@ const testRunnerHtmlOf = (engine) => (testFramework) =>
   const config = window.__WTR_CONFIG__;
   const file = new URL(config.testFile, location.href).pathname.replace(/^\\//, '');
   const whole = ${JSON.stringify(SKIPPED_FILES[engine])}.includes(file);
-  const timeout = config.testFrameworkConfig.timeout * ${SLOWER};
-  const marks = [${JSON.stringify(CHROMIUM_ONLY)}, ${JSON.stringify(`(not in ${engine}: `)}];
+  const timeout = config.testFrameworkConfig.timeout * ${engine === 'Chromium' ? 1 : SLOWER};
+  const marks = ${JSON.stringify([`(not in ${engine}: `, ...(engine === 'Chromium' ? [] : [CHROMIUM_ONLY])])};
   function beforeEach() {
     const title = this.currentTest.fullTitle();
     if (whole || marks.some((mark) => title.includes(mark))) this.skip();
@@ -115,9 +115,9 @@ const others = STRESS
       ...(ENGINES.includes('webkit') ? [{ name: 'webkit', browsers: [await webkit()], testRunnerHtml: testRunnerHtmlOf('WebKit') }] : []),
     ];
 const engines = STRESS
-  ? { browsers: [chromium()] }
+  ? { browsers: [chromium()], testRunnerHtml: testRunnerHtmlOf('Chromium') }
   : ENGINES.includes('chromium')
-    ? { browsers: [chromium()], groups: others }
+    ? { browsers: [chromium()], testRunnerHtml: testRunnerHtmlOf('Chromium'), groups: others }
     : others.length === 1
       ? { browsers: others[0].browsers, testRunnerHtml: others[0].testRunnerHtml }
       : { browsers: others[0].browsers, testRunnerHtml: others[0].testRunnerHtml, groups: others.slice(1) };
