@@ -1,5 +1,6 @@
-// Every test runs in Debian's Chromium and in Debian's Firefox ESR, headless, never downloaded
-// (README, Tests: two engines). Beside the test runner's own
+// Every test runs in Debian's Chromium, Debian's Firefox ESR and Debian's WebKitGTK (its
+// MiniBrowser driven by WebKitWebDriver on a virtual display), never downloaded (README, Tests).
+// Beside the test runner's own
 // origin (the embedder, http://localhost:PORT) the config serves the vault on a same-site other
 // origin, a second allowed embedder, a stranger origin the vault doesn't allow (GAPS section 1), and
 // a vault with a malformed embedders.json.
@@ -8,8 +9,10 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { puppeteerLauncher } from '@web/test-runner-puppeteer';
+import { webdriverLauncher } from '@web/test-runner-webdriver';
 import { CHROMIUM_ARGS, ensureChromium } from './scripts/chromium.mjs';
 import { ensureFirefox } from './scripts/firefox.mjs';
+import { startWebKit } from './scripts/webkit.mjs';
 import { EMBEDDER_HEADERS, startServer, vaultServerConfig } from './scripts/vault-server.mjs';
 import { webauthnPlugin } from './test/plugins/webauthn.mjs';
 import { agePlugin } from './test/plugins/age.mjs';
@@ -47,35 +50,45 @@ await Promise.all([
   startServer(vaultServerConfig({ port: brokenPort, embedders: { origins: embedders }, ancestors: embedders, fixtures: true })),
 ]);
 
-// Which engines run (README, Tests: two engines): both unless ENGINES names fewer, e.g.
+// Which engines run (README, Tests): all three unless ENGINES names fewer, e.g.
 // `ENGINES=chromium npx web-test-runner test/x.test.ts` while working on one file.
-const ENGINES = (process.env.ENGINES ?? 'chromium firefox').split(/[\s,]+/).filter(Boolean);
-for (const engine of ENGINES) if (engine !== 'chromium' && engine !== 'firefox') throw new Error(`ENGINES: unknown engine ${engine} (chromium, firefox)`);
+const ENGINE_NAMES = ['chromium', 'firefox', 'webkit'];
+const ENGINES = (process.env.ENGINES ?? ENGINE_NAMES.join(' ')).split(/[\s,]+/).filter(Boolean);
+for (const engine of ENGINES) if (!ENGINE_NAMES.includes(engine)) throw new Error(`ENGINES: unknown engine ${engine} (${ENGINE_NAMES.join(', ')})`);
 
 /**
  * A test needing a facility only Chromium has (CDP: the WebAuthn virtual authenticator, …) says so
- * in its name, or in its describe's: Firefox skips every test whose full title contains this mark.
+ * in its name, or in its describe's: Firefox and WebKit skip every test whose full title contains it.
  */
 export const CHROMIUM_ONLY = '(Chromium only)';
-/** Whole test files Firefox skips (paths from the repo root), for files that can't even load there. */
-export const CHROMIUM_ONLY_FILES = [];
+/**
+ * A test one engine can't run says which and why in its name, or its describe's, as
+ * `(not in WebKit: no WebAuthn)`: that engine skips it, the others run it, and so does the rest of
+ * its file everywhere.
+ */
+export const notIn = (engine, reason) => `(not in ${engine}: ${reason})`;
+/** Whole test files an engine skips (paths from the repo root), for files that can't even load there. */
+export const SKIPPED_FILES = { Firefox: [], WebKit: [] };
 
-/** Firefox opens a window in 1.5 to 3 s where Chromium takes a fraction of that: its tests get twice the time. */
-const FIREFOX_SLOWER = 2;
+/** Firefox and WebKit open a window in 1.5 to 3 s where Chromium takes a fraction of that: their tests get twice the time. */
+const SLOWER = 2;
 
 /**
- * Firefox's test page: before mocha starts, give each test FIREFOX_SLOWER times the time, and skip
- * (a root beforeEach hook) the tests marked CHROMIUM_ONLY and every test of a file in
- * CHROMIUM_ONLY_FILES: they count as skipped in Firefox.
+ * The test page of an engine other than Chromium: before mocha starts, give each test SLOWER times
+ * the time, and skip (a root beforeEach hook) the tests marked CHROMIUM_ONLY or `(not in <engine>: …)`
+ * and every test of a file in SKIPPED_FILES: they count as skipped there.
  */
-const firefoxTestRunnerHtml = (testFramework) => `<!DOCTYPE html><html><head></head><body>
+const testRunnerHtmlOf = (engine) => (testFramework) =>
+  `<!DOCTYPE html><html><head></head><body>
 <script type="module">
   const config = window.__WTR_CONFIG__;
   const file = new URL(config.testFile, location.href).pathname.replace(/^\\//, '');
-  const whole = ${JSON.stringify(CHROMIUM_ONLY_FILES)}.includes(file);
-  const timeout = config.testFrameworkConfig.timeout * ${FIREFOX_SLOWER};
+  const whole = ${JSON.stringify(SKIPPED_FILES[engine])}.includes(file);
+  const timeout = config.testFrameworkConfig.timeout * ${SLOWER};
+  const marks = [${JSON.stringify(CHROMIUM_ONLY)}, ${JSON.stringify(`(not in ${engine}: `)}];
   function beforeEach() {
-    if (whole || this.currentTest.fullTitle().includes(${JSON.stringify(CHROMIUM_ONLY)})) this.skip();
+    const title = this.currentTest.fullTitle();
+    if (whole || marks.some((mark) => title.includes(mark))) this.skip();
   }
   config.testFrameworkConfig = { ...config.testFrameworkConfig, timeout, rootHooks: { beforeEach } };
 </script>
@@ -83,21 +96,31 @@ const firefoxTestRunnerHtml = (testFramework) => `<!DOCTYPE html><html><head></h
 
 const chromium = () => chromeLauncher({ launchOptions: { executablePath: ensureChromium(), headless: true, args: CHROMIUM_ARGS } });
 const firefox = () => puppeteerLauncher({ launchOptions: { browser: 'firefox', executablePath: ensureFirefox(), headless: true } });
-// Chromium runs the default group; Firefox its own group, over the same files, with its own page.
+/** WebKit: WebKitWebDriver and Xvfb start with the run and end with it (scripts/webkit.mjs). */
+const webkit = async () => {
+  const { port, capabilities } = await startWebKit();
+  return webdriverLauncher({ hostname: '127.0.0.1', port, capabilities, logLevel: 'error' });
+};
 /**
  * The stress test (README, Limits) measures main-thread blocks in Chromium: `npm test` runs it on
- * its own after the rest (STRESS=1), so the other browser's tests don't hold the 2 cores meanwhile.
+ * its own after the rest (STRESS=1), so the other browsers' tests don't hold the 2 cores meanwhile.
  */
 const STRESS = process.env.STRESS === '1';
 const STRESS_FILE = 'test/limits/stress.test.ts';
+/** Each engine other than Chromium is a group of its own, over the same files, with its own test page. */
+const others = STRESS
+  ? []
+  : [
+      ...(ENGINES.includes('firefox') ? [{ name: 'firefox', browsers: [firefox()], testRunnerHtml: testRunnerHtmlOf('Firefox') }] : []),
+      ...(ENGINES.includes('webkit') ? [{ name: 'webkit', browsers: [await webkit()], testRunnerHtml: testRunnerHtmlOf('WebKit') }] : []),
+    ];
 const engines = STRESS
   ? { browsers: [chromium()] }
-  : !ENGINES.includes('chromium')
-    ? { browsers: [firefox()], testRunnerHtml: firefoxTestRunnerHtml }
-    : {
-        browsers: [chromium()],
-        groups: ENGINES.includes('firefox') ? [{ name: 'firefox', browsers: [firefox()], testRunnerHtml: firefoxTestRunnerHtml }] : [],
-      };
+  : ENGINES.includes('chromium')
+    ? { browsers: [chromium()], groups: others }
+    : others.length === 1
+      ? { browsers: others[0].browsers, testRunnerHtml: others[0].testRunnerHtml }
+      : { browsers: others[0].browsers, testRunnerHtml: others[0].testRunnerHtml, groups: others.slice(1) };
 
 export default {
   files: STRESS ? [STRESS_FILE] : ['test/**/*.test.ts', 'components/**/*.test.ts', 'src/**/*.test.ts', `!${STRESS_FILE}`],

@@ -1,7 +1,6 @@
 // Spectrum CSS for the lock's elements: the tokens (light, dark, medium, large) and the button,
 // adopted into each shadow root. The wrapper carries `spectrum spectrum--<theme> spectrum--<scale>`.
-import button from '@spectrum-css/button/dist/index.css' with { type: 'css' };
-import tokens from '@spectrum-css/tokens/dist/css/index.css' with { type: 'css' };
+import { button, tokens } from './spectrum.styles.ts';
 
 export type Theme = 'light' | 'dark';
 export type Scale = 'medium' | 'large';

@@ -1,7 +1,6 @@
 // The demo's look: Spectrum tokens and buttons, and a few shared rules every panel adopts.
-import button from '@spectrum-css/button/dist/index.css' with { type: 'css' };
-import tokens from '@spectrum-css/tokens/dist/css/index.css' with { type: 'css' };
 import { css } from 'lit';
+import { button, tokens } from '../components/spectrum.styles.ts';
 
 /** For the app's root, which carries `spectrum spectrum--light spectrum--medium`. */
 export const tokenSheets = [tokens];

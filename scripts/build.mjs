@@ -10,21 +10,6 @@ const defaultDist = `${root}dist/`;
 const MODULE = /src="\/components\/([\w-]+)\.ts"/g;
 
 /**
- * CSS module scripts (`with { type: 'css' }`, loaded natively in development) become constructed
- * style sheets in the bundle: no <style> element, so the CSP needs no 'unsafe-inline'.
- */
-const cssModules = {
-  name: 'css-modules',
-  setup(build) {
-    build.onLoad({ filter: /\.css$/ }, async (args) => {
-      if (args.with?.type !== 'css') return undefined;
-      const text = await readFile(args.path, 'utf8');
-      return { loader: 'js', contents: `const sheet = new CSSStyleSheet();\nsheet.replaceSync(${JSON.stringify(text)});\nexport default sheet;` };
-    });
-  },
-};
-
-/**
  * JSON modules (the built-in endpoints, package.json) become `JSON.parse` of one string: the
  * same object, and the engine reads a string much faster than an object literal, on every frame
  * boot (README, Benchmarks).
@@ -82,7 +67,7 @@ export async function buildSite(dist = defaultDist) {
     target: 'es2022',
     minify: !process.env.NO_MINIFY,
     sourcemap: true,
-    plugins: [cssModules, jsonModules],
+    plugins: [jsonModules],
     logLevel: 'warning',
   };
   // The frame's module is one file: a frame boots on every embedder page load, and a graph of

@@ -1,13 +1,14 @@
-// `npm test`: install what is missing, typecheck, lint (Biome), then web-test-runner's tests in Chromium and in
-// Firefox ESR (README, Tests: two engines; ENGINES=chromium for one), then the end-to-end tests
+// `npm test`: install what is missing, typecheck, lint (Biome), then web-test-runner's tests in Chromium,
+// Firefox ESR and WebKitGTK (README, Tests; ENGINES=chromium for one), then the end-to-end tests
 // through the demo embedder (node's test runner driving playwright-core). It ends with one line over
-// both runners and both engines: `all tests: N passed, N failed, N skipped (Chromium N, Firefox N, end-to-end N)`.
+// every runner and engine: `all tests: N passed, N failed, N skipped (Chromium N, Firefox N, WebKit N, Node N, end-to-end N)`.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ensureDeps } from './ensure-deps.mjs';
 import { ensureChromium } from './chromium.mjs';
 import { ensureFirefox } from './firefox.mjs';
+import { ensureWebKit } from './webkit.mjs';
 import { ensureAge } from './age.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -39,12 +40,13 @@ function countNode(out, code, name) {
 }
 /** Tests run per engine (web-test-runner's) and end to end: the closing line says each. */
 const runs = {};
-const engines = (process.env.ENGINES ?? 'chromium firefox').split(/[\s,]+/).filter(Boolean);
+const engines = (process.env.ENGINES ?? 'chromium firefox webkit').split(/[\s,]+/).filter(Boolean);
 let status = 0;
 try {
   ensureDeps();
   if (engines.includes('chromium')) process.env.CHROME_PATH ||= ensureChromium();
   if (engines.includes('firefox')) process.env.FIREFOX_PATH ||= ensureFirefox();
+  if (engines.includes('webkit')) ensureWebKit();
   // Debian's age reads and writes the backup tests' files (test/plugins/age.mjs).
   process.env.AGE_PATH ||= ensureAge();
   if (existsSync(`${root}scripts/endpoints.mjs`)) run('node', ['scripts/endpoints.mjs']);

@@ -9,6 +9,7 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import { FNOX, attest, fnoxConfig } from '../helpers/attest.ts';
 import { clickButton, embedButton, POPUP, popup } from '../helpers/lock.ts';
 import { canary, crossed, findCanaries, resetVault, welcomed, type VaultClient } from '../helpers/vault.ts';
+import { POPUP_NOT_IN_WEBKIT } from '../helpers/engines.ts';
 
 const PASS = 'a long backup passphrase';
 const day = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
@@ -388,7 +389,7 @@ describe('a file in the popup, read bounded and stoppable', function () {
     expect(big - small, `the popup's longest wait: ${big.toFixed(0)} ms for 24 MiB, ${small.toFixed(0)} ms for a small file`).to.be.below(50);
   });
 
-  it("Cancel stops a file that decrypts: the worker's job is abandoned, nothing is written, and the popup says so", async () => {
+  it(`Cancel stops a file that decrypts: the worker's job is abandoned, nothing is written, and the popup says so ${POPUP_NOT_IN_WEBKIT}`, async () => {
     const page = await welcomed();
     await page.request('put', { name: 'KEEP_ME', value: canary('keep') });
     const listBefore = await listed(page);
@@ -408,7 +409,7 @@ describe('a file in the popup, read bounded and stoppable', function () {
     expect(await listed(page)).to.deep.equal(listBefore);
   });
 
-  it('Lock now locks while a file decrypts: the key drops, the decrypt is abandoned, nothing is written', async () => {
+  it(`Lock now locks while a file decrypts: the key drops, the decrypt is abandoned, nothing is written ${POPUP_NOT_IN_WEBKIT}`, async () => {
     const page = await welcomed();
     await page.request('put', { name: 'KEEP_ME', value: canary('keep') });
     const listBefore = await listed(page);

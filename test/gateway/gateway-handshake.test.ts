@@ -48,7 +48,7 @@ describe('the hello handshake', () => {
     expect(await answered(await connect({ embedder: origins.stranger }), 2500)).to.equal(null);
   });
 
-  it('answers nobody when embedders.json is malformed, and says why on the console', async () => {
+  it('answers nobody when embedders.json is malformed, and says why on the console (not in WebKit: its WebDriver reads no line a frame says as it starts)', async () => {
     await executeServerCommand('console-start');
     expect(await answered(await connect({ vault: origins.broken }), 2500)).to.equal(null);
     // The line comes once the frame has read embedders.json, which a loaded machine may take longer for.

@@ -20,7 +20,7 @@ const head = (headers: unknown) => ({ method: 'GET', url: 'https://api.example.c
 describe('lists with holes', () => {
   beforeEach(resetVault);
 
-  it('redact refuses texts with a hole, and 2^32 - 1 holes at once by their count', async () => {
+  it('redact refuses texts with a hole, and 2^32 - 1 holes at once by their count (not in WebKit: its structured clone walks every index of a list with holes, minutes for 2^32 - 1)', async () => {
     const agent = await welcomed({ role: 'agent' });
     // Timed from a first answer: the namespace's load and its scrubber's compile are not the holes'.
     await agent.request('redact', { texts: ['warm'] });
@@ -37,7 +37,7 @@ describe('lists with holes', () => {
     expect((await agent.request('redact', { texts: ['a', 'c'] })).texts).to.deep.equal(['a', 'c']);
   });
 
-  it('endpoints refuses model, mcp and names lists with a hole, and names of 2^32 - 1 holes at once by their count', async () => {
+  it('endpoints refuses model, mcp and names lists with a hole, and names of 2^32 - 1 holes at once by their count (not in WebKit: its structured clone walks every index of a list with holes, minutes for 2^32 - 1)', async () => {
     const agent = await welcomed({ role: 'agent' });
     await agent.request('redact', { texts: ['warm'] });
     const started = performance.now();
@@ -53,7 +53,7 @@ describe('lists with holes', () => {
     expect((await agent.request('endpoints', { model: ['https://api.example.com/'] })).error).to.equal(undefined);
   });
 
-  it('forward refuses head.headers with a hole, 2^32 - 1 of them at once, and a header with a hole in it', async () => {
+  it('forward refuses head.headers with a hole, 2^32 - 1 of them at once, and a header with a hole in it (not in WebKit: its structured clone walks every index of a list with holes, minutes for 2^32 - 1)', async () => {
     const page = await welcomed();
     await page.request('status');
     const started = performance.now();

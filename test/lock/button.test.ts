@@ -8,6 +8,7 @@ import type { Availability } from '../../src/contract.ts';
 import { clickButton, embedButton, embedIsolated, popup } from '../helpers/lock.ts';
 import { origins } from '../helpers/origins.ts';
 import { addFrame, loaded, resetVault, wait, welcomed } from '../helpers/vault.ts';
+import { POPUP_NOT_IN_WEBKIT } from '../helpers/engines.ts';
 
 const STAMP = { pid: 1, ppid: 0, uid: 1000, gid: 1000, tag: 't' };
 const STATES: Availability[] = ['connecting', 'locked', 'waiting', 'ready'];
@@ -97,7 +98,7 @@ describe('the lock button', () => {
     expect(await popup.isOpen()).to.equal(false);
   });
 
-  it('opens one popup per namespace: a second click brings the open one forward', async () => {
+  it(`opens one popup per namespace: a second click brings the open one forward ${POPUP_NOT_IN_WEBKIT}`, async () => {
     await welcomed();
     const button = await embedButton();
     await button.until('ready');
@@ -110,7 +111,7 @@ describe('the lock button', () => {
     expect(await button.label()).to.equal('SLICC vault: unlocked. Open the lock');
   });
 
-  it('opens the popup on a click, with the namespace, theme and scale in its address', async () => {
+  it(`opens the popup on a click, with the namespace, theme and scale in its address ${POPUP_NOT_IN_WEBKIT}`, async () => {
     await welcomed();
     const button = await embedButton({ theme: 'dark' });
     await button.until('ready');
@@ -122,7 +123,7 @@ describe('the lock button', () => {
   });
 });
 
-describe('the lock button in a cross-origin isolated embedder, as bios embeds it', () => {
+describe("the lock button in a cross-origin isolated embedder, as bios embeds it (not in WebKit: the button in a second window never hears the test page's vault frames there)", () => {
   beforeEach(resetVault);
 
   it('shows the real state after a click, not blocked, though window.open gave it no popup', async () => {

@@ -5,6 +5,7 @@ import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { clickButton, embedButton, popup } from '../helpers/lock.ts';
 import { canary, crossed, findCanaries, resetVault, wait, welcomed, type VaultClient } from '../helpers/vault.ts';
+import { POPUP_NOT_IN_WEBKIT } from '../helpers/engines.ts';
 
 const STAMP = { pid: 1, ppid: 0, uid: 1000, gid: 1000, tag: 't' };
 const lockedWith = (client: VaultClient, locked: boolean, since = 0) =>
@@ -25,7 +26,7 @@ async function everythingSaid(): Promise<unknown[]> {
   return [...crossed, ...page, ...popups];
 }
 
-describe('the lock popup', () => {
+describe(`the lock popup ${POPUP_NOT_IN_WEBKIT}`, () => {
   before(() => executeServerCommand('console-start'));
   beforeEach(resetVault);
   after(async () => {

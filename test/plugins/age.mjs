@@ -7,6 +7,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isWebDriver } from './webdriver.mjs';
 
 const TTY = fileURLToPath(new URL('./age-tty.py', import.meta.url));
 
@@ -45,6 +46,7 @@ export function agePlugin() {
         }
       }
       if (command === 'downloads') {
+        if (isWebDriver(session)) throw new Error("downloads: WebKit's WebDriver can't allow or read downloads");
         const page = await pageOf(session, payload.url);
         if (!page) throw new Error(`downloads: no page whose URL contains ${payload.url}`);
         if (payload.action === 'allow') {

@@ -1,4 +1,4 @@
-// Prints one plain closing line per run, `tests: N passed, N failed, N skipped (Chromium N, Firefox N)`,
+// Prints one plain closing line per run, `tests: N passed, N failed, N skipped (Chromium N, Firefox N, WebKit N)`,
 // and keeps the totals, per engine too, in test-artifacts/wtr-totals.json for scripts/test.mjs's
 // line over every runner (README, Tests).
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -12,8 +12,13 @@ function count(suite, totals) {
   for (const child of suite?.suites ?? []) count(child, totals);
 }
 
-/** The engine's name as the README says it: the chrome launcher runs Chromium. */
-const engineOf = (session) => (/firefox/i.test(session.browser?.name ?? '') ? 'Firefox' : 'Chromium');
+/** The engine's name as the README says it: the chrome launcher runs Chromium, WebDriver WebKit's MiniBrowser. */
+const engineOf = (session) => {
+  const name = session.browser?.name ?? '';
+  return /firefox/i.test(name) ? 'Firefox' : /minibrowser|webkit|safari/i.test(name) || session.browser?.type === 'webdriver' ? 'WebKit' : 'Chromium';
+};
+/** The engines in the order the closing lines name them. */
+export const ENGINE_ORDER = ['Chromium', 'Firefox', 'WebKit'];
 
 export function countingReporter() {
   return {
@@ -24,6 +29,7 @@ export function countingReporter() {
         count(session.testResults, engine);
         if (!session.passed && !session.testResults) engine.failed += 1;
       }
+      totals.engines = Object.fromEntries(Object.entries(totals.engines).sort(([a], [b]) => ENGINE_ORDER.indexOf(a) - ENGINE_ORDER.indexOf(b)));
       for (const engine of Object.values(totals.engines)) for (const k of ['passed', 'failed', 'skipped']) totals[k] += engine[k];
       this.totals = totals;
     },

@@ -3,6 +3,8 @@
 // Virtual authenticators belong to one page (a popup is a page of its own) and vanish with its CDP
 // session, so sessions are kept per page. `target` is a substring of the popup's URL (the newest
 // such page); without it the authenticator is the test page's.
+import { isWebDriver } from './webdriver.mjs';
+
 const sessions = new WeakMap();
 
 async function cdpFor(session, target) {
@@ -27,6 +29,7 @@ export function webauthnPlugin() {
     name: 'webauthn',
     async executeCommand({ command, payload, session }) {
       if (command !== 'webauthn') return undefined;
+      if (isWebDriver(session)) throw new Error('webauthn: no virtual authenticator over WebDriver (WebKitGTK has no WebAuthn)');
       const { action, target, prf = true, authenticatorId, userVerified = true } = payload ?? {};
       const cdp = await cdpFor(session, target);
       switch (action) {

@@ -4,6 +4,7 @@
 // of the page's (or frame's) URL, and without it the action is on the test page itself.
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { clickAt, closeWindows, consoleLines, countWindows, driverOf, enterFrame, findWindow, inWindow, isWebDriver, keyOf } from './webdriver.mjs';
 
 const ARTIFACTS = resolve('test-artifacts');
 
@@ -49,11 +50,119 @@ const findButton = (host, text) => {
   return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
 };
 
+/** Polls `find` every 50 ms until it answers something, or throws `error` after `ms`. */
+async function until(find, ms, error) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const found = await find();
+    if (found) return found;
+    if (Date.now() > end) throw new Error(error);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The same actions over classic WebDriver (WebKit: test/plugins/webdriver.mjs). */
+async function overWebDriver(session, payload) {
+  const driver = driverOf(session);
+  const { action, url, ms = 15000 } = payload;
+  const waitWindow = () => until(() => findWindow(driver, url), ms, `window: no page whose URL contains ${url} within ${ms} ms`);
+  const inPage = async (fn) => inWindow(driver, await waitWindow(), fn);
+  switch (action) {
+    case 'wait':
+      return inPage(() => driver.getUrl());
+    case 'goto': {
+      const home = await driver.getWindowHandle();
+      const { handle } = await driver.createWindow('tab');
+      try {
+        await driver.switchToWindow(handle);
+        await driver.navigateTo(payload.href);
+        return await driver.getUrl();
+      } finally {
+        await driver.switchToWindow(home);
+      }
+    }
+    case 'count':
+      return countWindows(driver, url);
+    case 'click-frame':
+      return inPage(async () => {
+        const centre = `const frame = [...document.querySelectorAll('iframe')].find((f) => f.src.includes(arguments[0]));
+          if (!frame) return null;
+          const r = frame.getBoundingClientRect();
+          return { x: r.x + r.width / 2, y: r.y + r.height / 2 };`;
+        const at = await until(() => driver.execute(centre, payload.frame), ms, `window: no frame ${payload.frame} in ${url}`);
+        await clickAt(driver, at.x, at.y);
+        return true;
+      });
+    case 'open': {
+      const handle = await findWindow(driver, url);
+      return handle ? inWindow(driver, handle, () => driver.getUrl()) : '';
+    }
+    case 'closed':
+      return until(async () => !(await findWindow(driver, url)), ms, 'still open').catch(() => false);
+    case 'close':
+      await closeWindows(driver, [url, payload.also].filter(Boolean));
+      return true;
+    case 'click':
+      return inPage(async () => {
+        const at = await until(
+          () => driver.execute(`return (${findButton})(arguments[0], arguments[1])`, payload.host ?? 'vault-popup', payload.text),
+          ms,
+          `window: no enabled button "${payload.text}" in ${url}`,
+        );
+        await clickAt(driver, at.x, at.y);
+        return true;
+      });
+    case 'focus-field':
+      return inPage(async () => {
+        const focus = `const field = document.querySelector('vault-popup')?.shadowRoot?.getElementById(arguments[0]); field?.focus(); return Boolean(field);`;
+        await until(() => driver.execute(focus, payload.field), ms, `window: no field ${payload.field} in ${url}`);
+        return true;
+      });
+    case 'type':
+      return inPage(async () => {
+        await driver.keys([...payload.text]);
+        return true;
+      });
+    case 'press':
+      return inPage(async () => {
+        for (const key of [].concat(payload.key)) await driver.keys(keyOf(key));
+        return true;
+      });
+    case 'evaluate':
+      return inPage(async () => {
+        if (payload.frame) await until(() => enterFrame(driver, payload.frame), ms, `window: no frame whose URL contains ${payload.frame}`);
+        return driver.execute(`return (${payload.expression});`);
+      });
+    case 'screenshot': {
+      // The whole viewport: classic WebDriver takes no clip.
+      const path = resolve(ARTIFACTS, payload.name);
+      if (!path.startsWith(ARTIFACTS)) throw new Error('window: screenshots go under test-artifacts/');
+      await mkdir(dirname(path), { recursive: true });
+      await inPage(() => driver.saveScreenshot(path));
+      return payload.name;
+    }
+    case 'console-lines': {
+      const home = await driver.getWindowHandle();
+      const lines = [];
+      for (const handle of await driver.getWindowHandles()) if (handle !== home) lines.push(...(await inWindow(driver, handle, () => consoleLines(driver))));
+      return lines;
+    }
+    default:
+      throw new Error(`window: ${action} is not available over WebDriver`);
+  }
+}
+
 export function windowsPlugin() {
   return {
     name: 'windows',
     async executeCommand({ command, payload, session }) {
       if (command !== 'window') return undefined;
+      if (payload?.action === 'headers') {
+        // A document's response headers as the server sends them (the page can't read them cross-origin).
+        const response = await fetch(payload.href);
+        return Object.fromEntries(response.headers);
+      }
+      if (isWebDriver(session)) return overWebDriver(session, payload ?? {});
       // Windows take seconds to open on a loaded machine (Firefox most): wait on them generously.
       const { action, url, ms = 15000 } = payload ?? {};
       switch (action) {
@@ -188,11 +297,6 @@ export function windowsPlugin() {
         }
         case 'console-lines':
           return logs.get(session.id) ?? [];
-        case 'headers': {
-          // A document's response headers as the server sends them (the page can't read them cross-origin).
-          const response = await fetch(payload.href);
-          return Object.fromEntries(response.headers);
-        }
         default:
           throw new Error(`window: unknown action ${action}`);
       }
