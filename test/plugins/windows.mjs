@@ -166,7 +166,11 @@ async function overWebDriver(session, payload) {
       return inPage(async () => {
         if (payload.frame) await until(() => enterFrame(driver, payload.frame), ms, `window: no frame whose URL contains ${payload.frame}`);
         try {
-          const input = await until(() => driver.execute(fileInput(payload.host ?? 'vault-popup', payload.field)), ms, `window: no file input ${payload.field}`);
+          const input = await until(
+            () => driver.execute(fileInput(payload.host ?? 'vault-popup', payload.field)),
+            ms,
+            `window: no file input ${payload.field}`,
+          );
           await driver.elementSendKeys(input['element-6066-11e4-a52e-4f735466cecf'], path);
         } finally {
           if (payload.frame) await driver.switchToFrame(null);
@@ -311,7 +315,9 @@ export function windowsPlugin() {
           const end = Date.now() + ms;
           for (;;) {
             const target = payload.frame ? page.frames().find((f) => f.url().includes(payload.frame)) : page;
-            const handle = target ? await target.evaluateHandle(`(() => { ${fileInput(payload.host ?? 'vault-popup', payload.field)} })()`).catch(() => null) : null;
+            const handle = target
+              ? await target.evaluateHandle(`(() => { ${fileInput(payload.host ?? 'vault-popup', payload.field)} })()`).catch(() => null)
+              : null;
             const input = handle?.asElement();
             if (input) {
               await input.uploadFile(path);
