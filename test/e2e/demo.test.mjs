@@ -368,16 +368,16 @@ async function lockReloadUnlock() {
   const panel = page.frameLocator('demo-lock-button iframe.panel').locator('vault-panel');
   await page.locator('demo-status [data-testid=availability]').getByText('ready').waitFor();
   await button.click();
-  await panel.getByText('The vault opens by itself').waitFor();
+  await panel.getByRole('heading', { name: 'The vault opens by itself' }).waitFor();
   await button.click();
-  await panel.getByText('The vault opens by itself').waitFor();
+  await panel.getByRole('heading', { name: 'The vault opens by itself' }).waitFor();
   assert.equal(await panels.count(), 1, 'a second click shows no second panel');
   assert.equal(context.pages().filter((p) => p.url().includes('/popup.html')).length, 0, 'no popup opens');
   await panel.getByText('Lock with a passphrase').click();
   await panel.locator('#new').fill(PASSPHRASE);
   await panel.locator('#again').fill(PASSPHRASE);
   await panel.locator('button[type=submit]').click();
-  await panel.getByText('The vault is unlocked').waitFor({ timeout: 15000 });
+  await panel.getByRole('heading', { name: 'The vault is unlocked' }).waitFor({ timeout: 15000 });
   await panel.locator('button:has-text("Lock now"):enabled').waitFor();
   await shot(page, 'panel-locked-with-passphrase');
   await panel.locator('button:has-text("Done")').click();
@@ -392,7 +392,7 @@ async function lockReloadUnlock() {
   await shot(page, 'reloaded-locked');
 
   await button.click();
-  await panel.getByText('The vault is locked').waitFor();
+  await panel.getByRole('heading', { name: 'The vault is locked' }).waitFor();
   await panel.locator('#current').fill(PASSPHRASE);
   await panel.locator('button[type=submit]').click();
   await panels.waitFor({ state: 'detached', timeout: 15000 });

@@ -77,11 +77,12 @@ export interface IsolatedButton {
   click(): Promise<unknown>;
 }
 
-export async function embedIsolated(options: { sandbox?: string; panel?: boolean } = {}): Promise<IsolatedButton> {
+export async function embedIsolated(options: { sandbox?: string; panel?: boolean; frame?: boolean } = {}): Promise<IsolatedButton> {
   const params = new URLSearchParams({
     vault: origins.vault,
     ...(options.sandbox !== undefined && { sandbox: options.sandbox }),
     ...(options.panel && { panel: '' }),
+    ...(options.frame && { frame: '' }),
   });
   isolatedOpened = true;
   await executeServerCommand('window', { action: 'goto', href: `${location.origin}${ISOLATED}?${params}` });
@@ -187,6 +188,18 @@ const inEmbedder = (expression: string) => executeServerCommand('window', { acti
  * would: real clicks at its place in the embedder's page, the keyboard.
  */
 export const panel = {
+  /** A request on the embedder's own page port (embedIsolated({ frame: true })): its reply. */
+  request: (op: string, fields: Record<string, unknown> = {}) => inEmbedder(`vault.request(${JSON.stringify(op)}, ${JSON.stringify(fields)})`) as Promise<any>,
+  /** A new vault frame in the embedder, as after a reload: its welcome. */
+  reloadFrame: () => inEmbedder('vault.reload()') as Promise<any>,
+  /** Waits until the embedder's vault frame says it is `locked` (or not). */
+  async locked(locked: boolean, ms = 10000) {
+    const end = Date.now() + ms;
+    while ((await inEmbedder('vault.locked')) !== locked) {
+      if (Date.now() > end) throw new Error(`the embedder's vault frame isn't ${locked ? 'locked' : 'unlocked'} within ${ms} ms`);
+      await wait(30);
+    }
+  },
   /** Whether the embedder shows the panel's iframe now. */
   shown: async () => (await inEmbedder(`Boolean(document.querySelector('iframe[src*="${PANEL}"]'))`)) as boolean,
   /** What the embedder did with the button's and the panel's asks: `shown <url>`, `asked again`, `closed`. */

@@ -1,19 +1,16 @@
 // The panel end to end (README, Key store and lock: the panel), in all three engines: a cross-origin
 // isolated embedder (as bios is) whose button hello says `panel: true`, the panel it then shows in
-// an iframe on a real click, used with the real mouse and keyboard; vault frames of the test page
-// (the embedder's origin, so the same storage partition in WebKit too) follow the lock.
+// an iframe on a real click, used with the real mouse and keyboard; the embedder's own hidden vault
+// frame, on a page port, follows the lock.
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
-import { PANEL, embedIsolated, panel, popup } from '../helpers/lock.ts';
+import { type IsolatedButton, PANEL, embedIsolated, panel, popup } from '../helpers/lock.ts';
 import { origins } from '../helpers/origins.ts';
-import { canary, crossed, findCanaries, resetVault, wait, welcomed, type VaultClient } from '../helpers/vault.ts';
+import { canary, crossed, findCanaries, resetVault, wait } from '../helpers/vault.ts';
 
 const PASS = 'correct horse battery';
 const BACKUP_PASS = 'a long backup passphrase';
 const SITE = `For the SLICC site ${origins.embedder}`;
-
-const lockedWith = (client: VaultClient, locked: boolean, since = 0) =>
-  client.until((e) => e.op === 'status' && e.status.locked === locked, since, 10000, `no status with locked ${locked}`);
 
 /** The panel shows `text`, on a screen that names the site and has its close control (Close or Done). */
 async function shows(text: string, ms?: number) {
@@ -23,15 +20,20 @@ async function shows(text: string, ms?: number) {
   return now;
 }
 
-/** The isolated embedder asking for the panel, its button ready, and the panel opened by a real click. */
-async function openPanel(availability = 'ready') {
-  const button = await embedIsolated({ panel: true });
+/** The isolated embedder asking for the panel, with its own vault frame, its button ready, and the panel opened by a real click. */
+async function openPanel() {
+  const button = await embedIsolated({ panel: true, frame: true });
   expect(await button.isolated()).to.equal(true);
+  await clickWhen(button, 'ready');
+  return button;
+}
+
+/** A real click on the button once it shows `availability`, and the panel shown for it. */
+async function clickWhen(button: IsolatedButton, availability: string) {
   await button.until((l) => l.state === availability, availability);
   const since = (await panel.story()).length;
   await button.click();
   await panel.told('shown', since);
-  return button;
 }
 
 async function everythingSaid(): Promise<unknown[]> {
@@ -52,7 +54,6 @@ describe('the panel', function () {
   });
 
   it('opens from the button of a cross-origin isolated embedder that asks for it, at the vault origin, for its namespace, and no popup opens; a click while shown asks again; Close removes it', async () => {
-    await welcomed();
     const button = await openPanel();
     const [shown] = await panel.story();
     const url = new URL(shown!.slice('shown '.length));
@@ -72,9 +73,8 @@ describe('the panel', function () {
   });
 
   it('locks with a passphrase set in it; Done, once locked, closes it; after a reload the frame starts locked; the panel opened to unlock unlocks every frame and closes itself', async () => {
-    const a = await welcomed();
-    await a.request('put', { name: 'API_TOKEN', value: canary('panel') });
-    await openPanel();
+    const button = await openPanel();
+    await panel.request('put', { name: 'API_TOKEN', value: canary('panel') });
     await shows('The vault opens by itself');
     await panel.click('Lock with a passphrase');
     await shows('Choose a passphrase');
@@ -88,18 +88,17 @@ describe('the panel', function () {
     await shows('Done: from now on the vault opens only with this passphrase.');
     expect((await panel.text()).trim()).to.match(/\nDone$/);
     await panel.click('Lock now');
-    await lockedWith(a, true);
+    await panel.locked(true);
     await shows('The vault is locked');
     const since = (await panel.story()).length;
     await panel.click('Done');
     await panel.told('closed', since);
 
-    a.frame!.remove();
-    const reloaded = await welcomed();
-    expect(((await reloaded.first) as any).status).to.include({ locked: true });
-    expect((await reloaded.request('put', { name: 'LATER', value: canary('later') })).error.code).to.equal('EACCES');
+    const welcome = await panel.reloadFrame();
+    expect(welcome.status).to.include({ locked: true });
+    expect((await panel.request('put', { name: 'LATER', value: canary('later') })).error.code).to.equal('EACCES');
 
-    await openPanel('locked');
+    await clickWhen(button, 'locked');
     const story = await panel.story();
     expect(new URL(story.at(-1)!.slice('shown '.length)).searchParams.get('intent')).to.equal('unlock');
     await shows('The vault is locked');
@@ -112,17 +111,16 @@ describe('the panel', function () {
       expect(tries, 'attempts').to.be.at.most(3);
       await panel.fill('current', PASS);
       await panel.click('Unlock');
-      const now = await Promise.race([lockedWith(reloaded, false).then(() => ''), panel.shows('Too many failed attempts')]);
+      const now = await Promise.race([panel.locked(false).then(() => ''), panel.shows('Too many failed attempts')]);
       if (!now) break;
       await wait(Number(/try again in (\d+) second/.exec(now)![1]) * 1000);
     }
     await panel.told('closed', before);
     expect(await panel.shown()).to.equal(false);
-    expect((await reloaded.request('put', { name: 'LATER', value: canary('later') })).placeholder).to.be.a('string');
+    expect((await panel.request('put', { name: 'LATER', value: canary('later') })).placeholder).to.be.a('string');
   });
 
   it('takes no synthetic click, submit or change: a script in the panel can press nothing and submit nothing', async () => {
-    const a = await welcomed();
     await openPanel();
     await shows('The vault opens by itself');
     const pressed = (await panel.evaluate(`(() => {
@@ -151,15 +149,13 @@ describe('the panel', function () {
     // A real click after them: by the time it shows, they were handled, and nothing was locked.
     await panel.click('Back');
     await shows('The vault opens by itself');
-    expect((await a.request('status')).status).to.include({ locked: false, lock: null });
-    expect(a.events.filter((e) => e.op === 'status')).to.deep.equal([]);
+    expect((await panel.request('status')).status).to.include({ locked: false, lock: null });
   });
 
   it('backs up to a file the age command opens, and restores a file age -p made, naming the site and offering Close or Done on each screen', async () => {
-    const page = await welcomed();
-    const value = canary('backup');
-    await page.request('put', { name: 'GH_TOKEN', value });
     await openPanel();
+    const value = canary('backup');
+    await panel.request('put', { name: 'GH_TOKEN', value });
     await shows('Backups');
     // The file the panel hands the browser to download, seen where it is made.
     await panel.evaluate(`(() => {
@@ -199,13 +195,12 @@ describe('the panel', function () {
     await shows('What restoring does', 90_000);
     await panel.click('Restore 1 record');
     await shows('Restored from made.age: 0 new, 1 replaced');
-    expect((await page.request('list')).list.secrets.map((s: any) => s.name)).to.deep.equal(['GH_TOKEN']);
+    expect((await panel.request('list')).list.secrets.map((s: any) => s.name)).to.deep.equal(['GH_TOKEN']);
     await panel.click('Done');
     await panel.told('closed');
   });
 
   it('takes no passphrase while something covers it, and says so (Chromium only: IntersectionObserver v2)', async () => {
-    await welcomed();
     await openPanel();
     await panel.click('Lock with a passphrase');
     await shows('Choose a passphrase');
@@ -229,16 +224,14 @@ describe('the panel', function () {
   });
 
   it('locks with a passkey created from the click in the frame, and unlocks with it (Chromium only)', async () => {
-    const a = await welcomed();
     await openPanel();
     await shows('The vault opens by itself');
     await executeServerCommand('webauthn', { action: 'add', target: '/test/fixtures/isolated-embedder.html' });
     await panel.click('Lock with a passkey');
     await shows('Done: from now on the vault opens only with your passkey.');
     await panel.click('Lock now');
-    await lockedWith(a, true);
-    const since = a.events.length;
+    await panel.locked(true);
     await panel.click('Unlock with your passkey');
-    await lockedWith(a, false, since);
+    await panel.locked(false);
   });
 });
