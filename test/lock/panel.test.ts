@@ -200,7 +200,7 @@ describe('the panel', function () {
     await panel.told('closed');
   });
 
-  it('takes no passphrase while something covers it, and says so (Chromium only: IntersectionObserver v2)', async () => {
+  it('takes no passphrase while something covers it, and says so, where IntersectionObserver v2 tells (Chromium only)', async () => {
     await openPanel();
     await panel.click('Lock with a passphrase');
     await shows('Choose a passphrase');
