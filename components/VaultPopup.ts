@@ -3,18 +3,22 @@ import { BackupController, type BackupModel } from './backup-controller.ts';
 import { BACKUP_TITLES, backupScreen, backupStyles } from './backup-screens.ts';
 import { LockController, type Outcome, type PopupModel, type PopupState } from './lock-controller.ts';
 import { LOCK_TITLES, lockScreen } from './lock-screens.ts';
-import { popupParts } from './popup-parts.ts';
+import { PanelFrame } from './panel-frame.ts';
+import { OPEN, popupParts } from './popup-parts.ts';
 import { PopupPresence } from './popup-presence.ts';
 import { PopupWorld } from './popup-world.ts';
 import { spectrumClass, spectrumSheets } from './spectrum.ts';
 import { popupStyles } from './vault-popup.styles.ts';
 
 /**
- * The lock popup (popup.html). It renders the models' screen and forwards what the person asks
- * for; passphrases go from the form straight to the model and the form is cleared.
+ * The lock popup (popup.html), and the panel (panel.html, `<vault-panel>`): the same screens, in a
+ * window of their own or in a frame the embedder shows. It renders the models' screen and forwards
+ * what the person asks for; passphrases go from the form straight to the model and the form is cleared.
  */
 export class VaultPopup extends LitElement {
   static override styles = [...spectrumSheets, backupStyles, popupStyles];
+  /** The panel: this element in the embedder's frame (README, Key store and lock: the panel). */
+  static framed = false;
 
   static override properties = { model: { attribute: false }, backup: { attribute: false } };
   /** The lock controller; tests may give one of their own before the element connects. */
@@ -22,22 +26,26 @@ export class VaultPopup extends LitElement {
   /** Backups and restores (README, Backup and restore); tests may give one of their own too. */
   declare backup: BackupModel;
 
+  /** The panel's frame: its namespace, close message and guard; null in the popup. */
+  protected readonly frame = (this.constructor as typeof VaultPopup).framed ? new PanelFrame(this) : null;
+
   constructor() {
     super();
     // Tells the lock button this popup is up, and comes forward when it asks (the host keeps it).
-    new PopupPresence(this);
+    if (!this.frame) new PopupPresence(this);
   }
 
   override connectedCallback() {
     if (!this.model || !this.backup) {
       // One world (settings, database, key ring, bus) for both controllers.
-      const world = new PopupWorld(this);
+      const world = new PopupWorld(this, window, this.frame ? this.frame.site : undefined);
       const backup = this.backup ? null : new BackupController(this, world);
       this.backup ??= backup!;
       if (!this.model) {
         const lock = new LockController(this, world);
         // Opened to unlock for a backup or restore the page asked for: stay open after unlocking.
         if (backup) lock.keepOpen = () => backup.active;
+        if (this.frame) lock.close = () => this.frame!.close();
         this.model = lock;
       }
     }
@@ -50,7 +58,7 @@ export class VaultPopup extends LitElement {
     return this.backup?.state.available && (screen === 'auto' || screen === 'unlocked') ? this.backup.state.task : null;
   }
 
-  private readonly parts = popupParts(() => this.model.state.busy || !!this.backup?.state.busy);
+  private readonly parts = popupParts(() => this.model.state.busy || !!this.backup?.state.busy, this.frame ?? OPEN);
 
   override render() {
     const { screen, theme, scale } = this.model.state;
@@ -66,6 +74,7 @@ export class VaultPopup extends LitElement {
       @keydown=${() => this.model.touch()}
     >
       <h1 tabindex="-1">${task ? BACKUP_TITLES[task] : LOCK_TITLES[screen]}</h1>
+      ${this.frame ? this.site(this.frame) : nothing}
       ${task ? backupScreen(this.backup, this.parts) : lockScreen(screen, this.model, this.backup, this.parts)}
       ${
         task && this.model.state.lock
@@ -77,7 +86,29 @@ export class VaultPopup extends LitElement {
         ${outcome?.kind === 'success' ? html`<p class="outcome success">${outcome.text}</p>` : nothing}
       </div>
       <div role="alert">${outcome?.kind === 'error' ? html`<p class="outcome error">${outcome.text}</p>` : nothing}</div>
+      ${
+        this.frame
+          ? html`<div class="actions close">
+              ${this.parts.button(outcome?.kind === 'success' ? 'Done' : 'Close', () => this.frame!.close(), 'secondary', 'outline', true)}
+            </div>`
+          : nothing
+      }
     </main>`;
+  }
+
+  /**
+   * The panel names the site it serves on every screen, since a frame has no address bar; and says
+   * when something covers it, so no passphrase or passkey is taken (Chromium alone can tell).
+   */
+  private site(frame: PanelFrame) {
+    return html`<p class="site">
+        ${frame.site ? html`For the SLICC site <code>${frame.site}</code>` : 'Not opened by a SLICC site: backups are not offered here.'}
+      </p>
+      ${
+        frame.covered && frame.seen
+          ? html`<p class="outcome error covered">Something covers this panel, so it takes no passphrase or passkey. Make sure nothing is on top of it.</p>`
+          : nothing
+      }`;
   }
 
   protected override updated(changed: PropertyValues) {

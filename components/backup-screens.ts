@@ -113,7 +113,7 @@ export function backupScreen(model: BackupModel, parts: Parts) {
             e.preventDefault();
             (e.currentTarget as HTMLElement).classList.remove('over');
             const file = e.dataTransfer?.files[0];
-            if (file) void model.choose(file);
+            if (file && parts.allows(e)) void model.choose(file);
           }}
         >
           <label for="restore-file">Drop the file here, or choose it</label>
@@ -126,7 +126,7 @@ export function backupScreen(model: BackupModel, parts: Parts) {
               const input = e.target as HTMLInputElement;
               const file = input.files?.[0];
               input.value = '';
-              if (file) void model.choose(file);
+              if (file && parts.allows(e)) void model.choose(file);
             }}
           />
         </div>

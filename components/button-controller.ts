@@ -1,8 +1,9 @@
 // The lock button's link to the world (README, Key store and lock: the button): the embedder's hello, the namespace's
-// availability from the vault frames, the `availability` message back, and opening the popup.
+// availability from the vault frames, the `availability` message back, and opening the popup, or asking the
+// embedder for the panel when its hello said `panel: true`.
 // The element only renders what this sets on it and forwards the click.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { Availability, ButtonAvailability, ButtonHello } from '../src/contract.ts';
+import type { Availability, ButtonAvailability, ButtonHello, ButtonPanel } from '../src/contract.ts';
 import { MAX_HELD_HELLOS, POPUP_FOCUS_MS, POPUP_WORD_MS } from '../src/limits.ts';
 import { AvailabilityWatcher, PopupWatch } from '../src/lock/index.ts';
 import { loadSettings, originAllowed } from '../src/gateway/index.ts';
@@ -28,6 +29,8 @@ const POPUP_FEATURES = 'popup,width=420,height=640';
 
 export class ButtonController implements ReactiveController {
   private namespace: string | null = null;
+  /** The embedder's hello asked for the panel (README, Key store and lock: the panel). */
+  private panel = false;
   private watcher: AvailabilityWatcher | null = null;
   private popups: PopupWatch | null = null;
   /** A click being answered (the popup's word awaited): further clicks wait for it. */
@@ -80,6 +83,7 @@ export class ButtonController implements ReactiveController {
    * word within POPUP_WORD_MS tells them apart. A throw is a block (Firefox in a sandbox).
    */
   async open(): Promise<void> {
+    if (this.panel && this.namespace) return this.askForPanel(this.namespace);
     if (this.opening) return;
     this.opening = true;
     try {
@@ -88,9 +92,7 @@ export class ButtonController implements ReactiveController {
         this.host.forwarded += 1;
         return;
       }
-      const params = new URLSearchParams({ theme: this.host.theme, scale: this.host.scale });
-      if (this.namespace) params.set('namespace', this.namespace);
-      if (this.host.availability === 'locked') params.set('intent', 'unlock');
+      const params = this.screenParams();
       // Not `noopener`: that makes window.open return null always, and a block couldn't be told apart.
       const opened = this.tryOpen(`/popup.html?${params}`);
       if (opened === 'refused') return this.showBlocked(true);
@@ -102,6 +104,21 @@ export class ButtonController implements ReactiveController {
     } finally {
       this.opening = false;
     }
+  }
+
+  /** The namespace, the look and the screen a popup or panel opens with, as its URL's query. */
+  private screenParams(): URLSearchParams {
+    const params = new URLSearchParams({ theme: this.host.theme, scale: this.host.scale });
+    if (this.namespace) params.set('namespace', this.namespace);
+    if (this.host.availability === 'locked') params.set('intent', 'unlock');
+    return params;
+  }
+
+  /** A click with the panel asked for: the embedder shows `panel.html` (again: it keeps one); no popup opens. */
+  private askForPanel(namespace: string) {
+    const url = `${this.win.location.origin}/panel.html?${this.screenParams()}`;
+    const message: ButtonPanel = { type: 'slicc-vault-button', v: 1, op: 'panel', url };
+    this.win.parent.postMessage(message, namespace);
   }
 
   /** The watch of this namespace's popups (or of those opened before any hello), made on first use. */
@@ -146,6 +163,7 @@ export class ButtonController implements ReactiveController {
     if (ancestor !== undefined && ancestor !== event.origin) return;
     if (data.theme === 'light' || data.theme === 'dark') this.host.theme = data.theme;
     if (data.scale === 'medium' || data.scale === 'large') this.host.scale = data.scale;
+    this.panel = data.panel === true;
     if (this.namespace === event.origin) return this.show(this.host.availability);
     this.namespace = event.origin;
     this.popupWatch();

@@ -87,6 +87,8 @@ export class LockController implements ReactiveController, PopupModel {
   private readonly closeAfterUnlock: boolean;
   /** Whether another part of the popup (a backup the page asked for) keeps it open after unlocking. */
   keepOpen: () => boolean = () => false;
+  /** How the document goes away once unlocked: the popup closes its window; the panel asks its page. */
+  close: () => void = () => this.win.close();
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -130,8 +132,8 @@ export class LockController implements ReactiveController, PopupModel {
     return this.act(async () => {
       await this.give(await this.lock!.unlock(proof));
       this.set({ screen: 'unlocked', outcome: { kind: 'success', text: 'Unlocked. Every SLICC window of this browser can use the vault now.' } });
-      // The key went out on the channel before this; a moment lets the popup be read before it goes.
-      if (this.closeAfterUnlock && !this.keepOpen()) setTimeout(() => this.win.close(), 600);
+      // The key went out on the channel before this; a moment lets the screen be read before it goes.
+      if (this.closeAfterUnlock && !this.keepOpen()) setTimeout(() => this.close(), 600);
     });
   }
 

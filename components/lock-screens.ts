@@ -55,7 +55,7 @@ export function lockScreen(screen: Screen, model: PopupModel, backup: BackupMode
         <form @submit=${(e: SubmitEvent) => parts.submit(e, (f) => model.setPassphrase(f.get('new') ?? '', f.get('again') ?? '', lock ? { passkey: true } : undefined))}>
           ${parts.field('new', 'New passphrase', 'new-password')} ${parts.field('again', 'The same passphrase again', 'new-password')}
           <div class="actions">
-            ${parts.submitButton(lock ? 'Add the passphrase' : 'Lock with this passphrase')} ${back(model, lock ? 'unlocked' : 'auto')}
+            ${parts.submitButton(lock ? 'Add the passphrase' : 'Lock with this passphrase')} ${back(model, parts, lock ? 'unlocked' : 'auto')}
           </div>
         </form>`;
     case 'locked':
@@ -86,7 +86,7 @@ export function lockScreen(screen: Screen, model: PopupModel, backup: BackupMode
           window is closed.
         </p>
         <div class="actions">${parts.button('Lock now', () => model.lockNow(), 'accent')}</div>
-        ${autoLockChoice(model, lock?.autoLockMs ?? null)}
+        ${autoLockChoice(model, parts, lock?.autoLockMs ?? null)}
         <div class="actions">
           ${lock?.passkey ? nothing : parts.button('Add a passkey', () => (lock?.passphrase ? model.go('add-passkey') : model.addPasskey()))}
           ${lock?.passphrase ? parts.button('Change the passphrase', () => model.go('change-passphrase')) : parts.button('Add a passphrase', () => model.go('set-passphrase'))}
@@ -97,13 +97,13 @@ export function lockScreen(screen: Screen, model: PopupModel, backup: BackupMode
       return html`<p>Confirm with your passphrase, then your browser asks you to create a passkey.</p>
         <form @submit=${(e: SubmitEvent) => parts.submit(e, (f) => model.addPasskey({ passphrase: f.get('current') ?? '' }))}>
           ${parts.field('current', 'Current passphrase', 'current-password')}
-          <div class="actions">${parts.submitButton('Add a passkey')} ${back(model, 'unlocked')}</div>
+          <div class="actions">${parts.submitButton('Add a passkey')} ${back(model, parts, 'unlocked')}</div>
         </form>`;
     case 'change-passphrase':
       return html`<form @submit=${(e: SubmitEvent) => parts.submit(e, (f) => model.setPassphrase(f.get('new') ?? '', f.get('again') ?? '', { passphrase: f.get('current') ?? '' }))}>
         ${parts.field('current', 'Current passphrase', 'current-password')} ${parts.field('new', 'New passphrase', 'new-password')}
         ${parts.field('again', 'The new passphrase again', 'new-password')}
-        <div class="actions">${parts.submitButton('Change the passphrase')} ${back(model, 'unlocked')}</div>
+        <div class="actions">${parts.submitButton('Change the passphrase')} ${back(model, parts, 'unlocked')}</div>
       </form>`;
     case 'remove':
       return html`<p>
@@ -123,13 +123,14 @@ export function lockScreen(screen: Screen, model: PopupModel, backup: BackupMode
             </form>`
             : nothing
         }
-        <div class="actions">${back(model, 'unlocked')}</div>`;
+        <div class="actions">${back(model, parts, 'unlocked')}</div>`;
   }
 }
 
 /** Auto-lock's idle time (README, Key store and lock): never, 15 minutes, 1 hour or 4 hours without use. */
-function autoLockChoice(model: PopupModel, current: AutoLockMs | null) {
+function autoLockChoice(model: PopupModel, parts: Parts, current: AutoLockMs | null) {
   const chosen = (event: Event) => {
+    if (!parts.allows(event)) return;
     const value = (event.target as HTMLSelectElement).value;
     void model.setAutoLock(value === 'never' ? null : (Number(value) as AutoLockMs));
   };
@@ -149,8 +150,6 @@ function backupActions(backup: BackupModel | undefined, parts: Parts) {
     </div>`;
 }
 
-function back(model: PopupModel, screen: Screen) {
-  return html`<button type="button" class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeM" @click=${() => model.go(screen)}>
-    <span class="spectrum-Button-label">Back</span>
-  </button>`;
+function back(model: PopupModel, parts: Parts, screen: Screen) {
+  return parts.button('Back', () => model.go(screen), 'secondary', 'outline', true);
 }

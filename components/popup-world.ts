@@ -14,7 +14,7 @@ export interface World {
   ring: KeyRing;
   /** The vault's BroadcastChannel: what changed in which namespace. Listen with addEventListener. */
   bus: BroadcastChannel;
-  /** The namespace the button opened the popup for (`?namespace=`), unchecked. */
+  /** The namespace the button opened the popup for (`?namespace=`; the panel's as its frame checked it). */
   namespace: string | null;
 }
 
@@ -24,6 +24,8 @@ export class PopupWorld implements ReactiveController {
   constructor(
     host: ReactiveControllerHost,
     private readonly win: Window = window,
+    /** The namespace, when the document checked it itself (the panel); else `?namespace=` unchecked. */
+    private readonly namespace?: string | null,
   ) {
     host.addController(this);
   }
@@ -52,7 +54,7 @@ export class PopupWorld implements ReactiveController {
       db.close();
       throw error;
     });
-    const namespace = new URLSearchParams(this.win.location.search).get('namespace');
+    const namespace = this.namespace !== undefined ? this.namespace : new URLSearchParams(this.win.location.search).get('namespace');
     return { config, embedders, db, ring, bus: new BroadcastChannel(CHANNEL), namespace };
   }
 }

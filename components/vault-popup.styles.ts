@@ -1,4 +1,4 @@
-// The lock popup's own styles (README, Key store and lock: the popup), beside Spectrum's sheets.
+// The lock popup's and the panel's own styles (README, Key store and lock: the popup), beside Spectrum's sheets.
 import { css } from 'lit';
 
 export const popupStyles = css`
@@ -68,6 +68,17 @@ export const popupStyles = css`
       }
       .outcome.error {
         border-color: var(--spectrum-negative-visual-color);
+      }
+      .site {
+        color: var(--spectrum-neutral-subdued-content-color-default);
+        font-size: var(--spectrum-font-size-75);
+      }
+      .site code {
+        overflow-wrap: anywhere;
+      }
+      .actions.close {
+        padding-block-start: var(--spectrum-spacing-300);
+        border-block-start: var(--spectrum-border-width-100) solid var(--spectrum-gray-300);
       }
       .or {
         color: var(--spectrum-neutral-subdued-content-color-default);

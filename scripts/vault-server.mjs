@@ -15,6 +15,7 @@ const DOCUMENTS = {
   '/index.html': '/static/index.html',
   '/button.html': '/static/button.html',
   '/popup.html': '/static/popup.html',
+  '/panel.html': '/static/panel.html',
   '/config.json': '/static/config.json',
   '/embedders.json': '/static/embedders.json',
   '/lock.css': '/static/lock.css',

@@ -584,12 +584,31 @@ export interface ButtonHello {
   v: 1;
   theme?: 'light' | 'dark';
   scale?: 'medium' | 'large';
+  /** The embedder shows the person's screens in a panel it frames (`panel.html`), not in a popup. */
+  panel?: boolean;
 }
 /** The button → embedder message whenever the availability changes. */
 export interface ButtonAvailability {
   type: 'slicc-vault-button';
   v: 1;
   availability: Availability;
+}
+/**
+ * The button → embedder message on a click when the hello said `panel: true`: show (or keep showing)
+ * an iframe of `url` (absolute, at the vault origin: `panel.html` for this namespace and screen) with
+ * `allow="publickey-credentials-create; publickey-credentials-get"`.
+ */
+export interface ButtonPanel {
+  type: 'slicc-vault-button';
+  v: 1;
+  op: 'panel';
+  url: string;
+}
+/** The panel → embedder (its parent) message: remove the panel's iframe. The panel takes no message. */
+export interface PanelClose {
+  type: 'slicc-vault-panel';
+  v: 1;
+  op: 'close';
 }
 
 // ── Backups ─────────────────────────────────────────────────────────────────────────────

@@ -1,6 +1,6 @@
 // End to end, through the demo embedder's real UI in Chromium, across the two origins: add a
 // secret, attest a policy, forward a request and watch its echo scrubbed, scrub as the agent, and
-// lock with a passphrase in the popup, reload, unlock. Screenshots go to test-artifacts/e2e/.
+// lock with a passphrase in the panel, reload, unlock. Screenshots go to test-artifacts/e2e/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -352,7 +352,7 @@ test("the agent's credentials: placeholders only, a model key filled in for its 
   await page.locator('demo-audit').getByText('anthropic-key sent to model provider anthropic').first().waitFor();
 });
 
-test('the lock button shows the real state after a click, never blocked, and opens one popup; locks with a passphrase in it, stays locked over a reload, and unlocks from the button', async () => {
+test('the lock button opens the panel (one, however often clicked); a passphrase lock set in it stays over a reload; the panel opened to unlock closes itself', async () => {
   try {
     await lockReloadUnlock();
   } catch (error) {
@@ -363,25 +363,25 @@ test('the lock button shows the real state after a click, never blocked, and ope
 
 async function lockReloadUnlock() {
   await tab('secrets');
-  const button = page.frameLocator('demo-lock-button iframe').locator('button');
+  const button = page.frameLocator('demo-lock-button iframe[title="Vault lock"]').locator('button');
+  const panels = page.locator('demo-lock-button iframe.panel');
+  const panel = page.frameLocator('demo-lock-button iframe.panel').locator('vault-panel');
   await page.locator('demo-status [data-testid=availability]').getByText('ready').waitFor();
-  const [popup] = await Promise.all([context.waitForEvent('page'), button.click()]);
-  // The demo is cross-origin isolated, as bios is: window.open gave the button no window, yet it
-  // shows the vault's state once the popup has said it is up, never "blocked".
-  await page.frameLocator('demo-lock-button iframe').locator('button[data-popup=open]').waitFor();
-  assert.equal(await button.getAttribute('aria-label'), 'SLICC vault: unlocked. Open the lock');
-  assert.equal(await page.locator('demo-status [data-testid=availability]').innerText(), 'ready');
   await button.click();
-  await page.frameLocator('demo-lock-button iframe').locator('button[data-forwarded="1"]').waitFor();
-  assert.equal(context.pages().filter((p) => p.url().includes('/popup.html')).length, 1, 'a second click opens no second popup');
-  await popup.getByText('Lock with a passphrase').click();
-  await popup.fill('#new', PASSPHRASE);
-  await popup.fill('#again', PASSPHRASE);
-  await popup.click('button[type=submit]');
-  await popup.getByText('The vault is unlocked').waitFor({ timeout: 15000 });
-  await popup.locator('button:has-text("Lock now"):enabled').waitFor();
-  await shot(popup, 'popup-locked-with-passphrase');
-  await popup.close();
+  await panel.getByRole('heading', { name: 'The vault opens by itself' }).waitFor();
+  await button.click();
+  await panel.getByRole('heading', { name: 'The vault opens by itself' }).waitFor();
+  assert.equal(await panels.count(), 1, 'a second click shows no second panel');
+  assert.equal(context.pages().filter((p) => p.url().includes('/popup.html')).length, 0, 'no popup opens');
+  await panel.getByText('Lock with a passphrase').click();
+  await panel.locator('#new').fill(PASSPHRASE);
+  await panel.locator('#again').fill(PASSPHRASE);
+  await panel.locator('button[type=submit]').click();
+  await panel.getByRole('heading', { name: 'The vault is unlocked' }).waitFor({ timeout: 15000 });
+  await panel.locator('button:has-text("Lock now"):enabled').waitFor();
+  await shot(page, 'panel-locked-with-passphrase');
+  await panel.locator('button:has-text("Done")').click();
+  await panels.waitFor({ state: 'detached' });
 
   await page.reload();
   await page.locator('demo-status [data-testid=locked]').getByText('locked', { exact: true }).waitFor();
@@ -391,11 +391,11 @@ async function lockReloadUnlock() {
   await page.locator('demo-forward [data-testid=refused]').getByText('locked').waitFor();
   await shot(page, 'reloaded-locked');
 
-  const [again] = await Promise.all([context.waitForEvent('page'), button.click()]);
-  await again.getByText('The vault is locked').waitFor();
-  await again.fill('#current', PASSPHRASE);
-  await again.click('button[type=submit]');
-  await again.waitForEvent('close', { timeout: 15000 });
+  await button.click();
+  await panel.getByRole('heading', { name: 'The vault is locked' }).waitFor();
+  await panel.locator('#current').fill(PASSPHRASE);
+  await panel.locator('button[type=submit]').click();
+  await panels.waitFor({ state: 'detached', timeout: 15000 });
   await page
     .locator('demo-status [data-testid=locked]')
     .getByText('unlocked')

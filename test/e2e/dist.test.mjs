@@ -1,5 +1,5 @@
-// The built site (`npm run build`) as production serves it: the five documents, no bare imports,
-// and the frame and the button working under their real CSP in a cross-origin isolated embedder.
+// The built site (`npm run build`) as production serves it: the six documents, no bare imports,
+// and the frame, the button and the panel working under their real CSP in a cross-origin isolated embedder.
 // Also `npm pack`: the types and nothing else.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -49,9 +49,9 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('npm run build writes the five documents and bundles without bare imports', () => {
+test('npm run build writes the six documents and bundles without bare imports', () => {
   const files = readdirSync(dir);
-  for (const name of ['index.html', 'button.html', 'popup.html', 'config.json', 'embedders.json']) assert.ok(files.includes(name), name);
+  for (const name of ['index.html', 'button.html', 'popup.html', 'panel.html', 'config.json', 'embedders.json']) assert.ok(files.includes(name), name);
   assert.deepEqual(JSON.parse(readFileSync(join(root, 'static/embedders.json'), 'utf8')), ['https://*.sliccy.ai']);
   for (const html of files.filter((f) => f.endsWith('.html'))) {
     const text = readFileSync(join(dir, html), 'utf8');
@@ -132,6 +132,26 @@ test('the built popup opens under its production headers with no console error, 
   await page.goto(`http://vault.sliccy.localhost:${vault.address().port}/popup.html`);
   await page.locator('vault-popup').getByText('The vault opens by itself').first().waitFor();
   assert.equal((await icon).status(), 200);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the built panel opens in a frame of an allowed, cross-origin isolated embedder under its production headers, naming the site', async () => {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+  const embedderOrigin = `http://seven.sliccy.localhost:${embedder.address().port}`;
+  await page.goto(`${embedderOrigin}/`);
+  const src = `http://vault.sliccy.localhost:${vault.address().port}/panel.html?namespace=${encodeURIComponent(embedderOrigin)}`;
+  await page.evaluate((src) => {
+    const frame = Object.assign(document.createElement('iframe'), { src, allow: 'publickey-credentials-create; publickey-credentials-get' });
+    document.body.append(frame);
+  }, src);
+  const panel = page.frameLocator('iframe').locator('vault-panel');
+  await panel.getByText('The vault opens by itself').first().waitFor();
+  await panel.getByText(`For the SLICC site ${embedderOrigin}`).first().waitFor();
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true);
   assert.deepEqual(errors, []);
   await page.close();
 });

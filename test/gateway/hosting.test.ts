@@ -59,6 +59,7 @@ describe('the vault origin', () => {
       '/index.html',
       '/button.html',
       '/popup.html',
+      '/panel.html',
       '/config.json',
       '/embedders.json',
       '/lock.css',

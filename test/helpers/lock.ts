@@ -61,7 +61,7 @@ afterEach(async () => {
 });
 let isolatedOpened = false;
 
-const ISOLATED = '/test/fixtures/isolated-embedder.html';
+export const ISOLATED = '/test/fixtures/isolated-embedder.html';
 
 /** The lock button as bios embeds it: in a top-level page of this origin that is cross-origin isolated. */
 export interface IsolatedButton {
@@ -77,8 +77,13 @@ export interface IsolatedButton {
   click(): Promise<unknown>;
 }
 
-export async function embedIsolated(options: { sandbox?: string } = {}): Promise<IsolatedButton> {
-  const params = new URLSearchParams({ vault: origins.vault, ...(options.sandbox !== undefined && { sandbox: options.sandbox }) });
+export async function embedIsolated(options: { sandbox?: string; panel?: boolean; frame?: boolean } = {}): Promise<IsolatedButton> {
+  const params = new URLSearchParams({
+    vault: origins.vault,
+    ...(options.sandbox !== undefined && { sandbox: options.sandbox }),
+    ...(options.panel && { panel: '' }),
+    ...(options.frame && { frame: '' }),
+  });
   isolatedOpened = true;
   await executeServerCommand('window', { action: 'goto', href: `${location.origin}${ISOLATED}?${params}` });
   const evaluate = (expression: string, frame?: string) =>
@@ -170,4 +175,65 @@ export const popup = {
     }
   },
   addAuthenticator: (prf = true) => executeServerCommand('webauthn', { action: 'add', prf, target: POPUP }),
+};
+
+export const PANEL = '/panel.html';
+
+const panelCommand = (action: string, fields: Record<string, unknown> = {}) =>
+  executeServerCommand('window', { action, url: ISOLATED, frame: PANEL, host: 'vault-panel', ...fields });
+const inEmbedder = (expression: string) => executeServerCommand('window', { action: 'evaluate', url: ISOLATED, expression });
+
+/**
+ * The panel the isolated embedder shows (embedIsolated({ panel: true })), driven like a person
+ * would: real clicks at its place in the embedder's page, the keyboard.
+ */
+export const panel = {
+  /** A request on the embedder's own page port (embedIsolated({ frame: true })): its reply. */
+  request: (op: string, fields: Record<string, unknown> = {}) => inEmbedder(`vault.request(${JSON.stringify(op)}, ${JSON.stringify(fields)})`) as Promise<any>,
+  /** A new vault frame in the embedder, as after a reload: its welcome. */
+  reloadFrame: () => inEmbedder('vault.reload()') as Promise<any>,
+  /** Waits until the embedder's vault frame says it is `locked` (or not). */
+  async locked(locked: boolean, ms = 10000) {
+    const end = Date.now() + ms;
+    while ((await inEmbedder('vault.locked')) !== locked) {
+      if (Date.now() > end) throw new Error(`the embedder's vault frame isn't ${locked ? 'locked' : 'unlocked'} within ${ms} ms`);
+      await wait(30);
+    }
+  },
+  /** Whether the embedder shows the panel's iframe now. */
+  shown: async () => (await inEmbedder(`Boolean(document.querySelector('iframe[src*="${PANEL}"]'))`)) as boolean,
+  /** What the embedder did with the button's and the panel's asks: `shown <url>`, `asked again`, `closed`. */
+  story: () => inEmbedder('window.panels ?? []') as Promise<string[]>,
+  click: (text: string) => panelCommand('click', { text }),
+  /** A real click on the field `id`, then its text typed. */
+  async fill(field: string, text: string) {
+    await panelCommand('click-field', { field });
+    await panelCommand('type', { text });
+  },
+  press: (key: string | string[]) => panelCommand('press', { key }),
+  /** Picks a file in the file input `field`, as a person does in the file dialog. */
+  upload: (field: string, name: string, text: string) => panelCommand('upload', { field, name, text }),
+  /** An expression evaluated in the panel's frame. */
+  evaluate: (expression: string) => panelCommand('evaluate', { expression }),
+  text: () => panel.evaluate("document.querySelector('vault-panel')?.shadowRoot?.querySelector('main')?.innerText ?? ''") as Promise<string>,
+  /** Waits until the panel's text contains `text`, and answers it. */
+  async shows(text: string, ms = 20000): Promise<string> {
+    const end = Date.now() + ms;
+    for (;;) {
+      const now = await panel.text().catch(() => '');
+      if (now.includes(text)) return now;
+      if (Date.now() > end) throw new Error(`the panel shows ${JSON.stringify(now)}, not ${JSON.stringify(text)}`);
+      await wait(30);
+    }
+  },
+  /** Waits until the embedder's story has `entry` (a prefix) after its first `since` entries. */
+  async told(entry: string, since = 0, ms = 15000): Promise<string[]> {
+    const end = Date.now() + ms;
+    for (;;) {
+      const story = await panel.story();
+      if (story.slice(since).some((e) => e.startsWith(entry))) return story;
+      if (Date.now() > end) throw new Error(`the embedder's panel story is ${JSON.stringify(story)}, without ${entry}`);
+      await wait(30);
+    }
+  },
 };

@@ -161,8 +161,8 @@ describe("the lock button in a cross-origin isolated embedder, as bios embeds it
 });
 
 describe('the lock documents', () => {
-  it('are served with the production headers: CSP without inline script, frame-ancestors, COEP, CORP, COOP on the popup', async () => {
-    for (const path of ['/index.html', '/button.html', '/popup.html']) {
+  it('are served with the production headers: CSP without inline script, frame-ancestors (the panel framed by the embedders), COEP, CORP, COOP on the popup alone', async () => {
+    for (const path of ['/index.html', '/button.html', '/popup.html', '/panel.html']) {
       const headers = (await executeServerCommand('window', { action: 'headers', href: `${origins.vault}${path}` })) as Record<string, string>;
       const csp = headers['content-security-policy']!;
       expect(csp, path).to.contain("default-src 'self'");

@@ -2,8 +2,9 @@
 // way a person would, with real mouse and keyboard input through puppeteer, and takes screenshots.
 // Tests call it with executeServerCommand('window', { action, url?, ... }); `url` is a substring
 // of the page's (or frame's) URL, and without it the action is on the test page itself.
-import { mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { clickAt, closeWindows, consoleLines, countWindows, driverOf, enterFrame, findWindow, inWindow, isWebDriver, keyOf } from './webdriver.mjs';
 
 const ARTIFACTS = resolve('test-artifacts');
@@ -41,14 +42,43 @@ async function waitForPage(session, url, ms) {
   }
 }
 
-/** The centre of the first button or link in the element's shadow root whose text is `text`. */
+/** The centre of the first button in the element's shadow root whose text is `text`, scrolled into view. */
 const findButton = (host, text) => {
   const root = document.querySelector(host)?.shadowRoot;
   const button = [...(root?.querySelectorAll('button') ?? [])].find((b) => b.textContent.trim() === text && !b.disabled);
   if (!button) return null;
+  button.scrollIntoView({ block: 'nearest' });
   const r = button.getBoundingClientRect();
   return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
 };
+
+/** The centre of the enabled field `id` in the element's shadow root (the panel's, in its frame), scrolled into view. */
+const findField = (host, id) => {
+  const field = document.querySelector(host)?.shadowRoot?.getElementById(id);
+  if (!field || field.disabled) return null;
+  field.scrollIntoView({ block: 'nearest' });
+  const r = field.getBoundingClientRect();
+  return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+};
+
+/** Where the iframe whose src contains `src` puts its content in the page (its border box plus border). */
+const frameOrigin = (src) => {
+  const frame = [...document.querySelectorAll('iframe')].find((f) => f.src.includes(src));
+  if (!frame) return null;
+  const r = frame.getBoundingClientRect();
+  return { x: r.x + frame.clientLeft, y: r.y + frame.clientTop };
+};
+
+/** A file of `text` named `name` on this machine, for a file input: what a person picks in the dialog. */
+async function fileOf(name, text) {
+  const path = join(await mkdtemp(join(tmpdir(), 'slicc-upload-')), name);
+  await writeFile(path, text);
+  return path;
+}
+
+/** The script that answers the enabled file input `id` in `host`'s shadow root. */
+const fileInput = (host, id) => `const input = document.querySelector(${JSON.stringify(host)})?.shadowRoot?.getElementById(${JSON.stringify(id)});
+  return input && !input.disabled ? input : null;`;
 
 /** Polls `find` every 50 ms until it answers something, or throws `error` after `ms`. */
 async function until(find, ms, error) {
@@ -103,15 +133,51 @@ async function overWebDriver(session, payload) {
       await closeWindows(driver, [url, payload.also].filter(Boolean));
       return true;
     case 'click':
+    case 'click-field': {
+      // A real click on a button by its text, or on a field by its id, in `host`'s shadow root: in
+      // the page, or in its frame whose URL contains `frame` (the panel), at the page's coordinates.
+      const [find, arg, what] =
+        action === 'click' ? [findButton, payload.text, `enabled button "${payload.text}"`] : [findField, payload.field, `enabled field ${payload.field}`];
       return inPage(async () => {
         const at = await until(
-          () => driver.execute(`return (${findButton})(arguments[0], arguments[1])`, payload.host ?? 'vault-popup', payload.text),
+          async () => {
+            let offset = { x: 0, y: 0 };
+            if (payload.frame) {
+              offset = await driver.execute(`return (${frameOrigin})(arguments[0])`, payload.frame);
+              if (!offset || !(await enterFrame(driver, payload.frame))) return null;
+            }
+            try {
+              const inner = await driver.execute(`return (${find})(arguments[0], arguments[1])`, payload.host ?? 'vault-popup', arg);
+              return inner && { x: offset.x + inner.x, y: offset.y + inner.y };
+            } finally {
+              if (payload.frame) await driver.switchToFrame(null);
+            }
+          },
           ms,
-          `window: no enabled button "${payload.text}" in ${url}`,
+          `window: no ${what} in ${url ?? 'the test page'}${payload.frame ? ` (frame ${payload.frame})` : ''}`,
         );
         await clickAt(driver, at.x, at.y);
         return true;
       });
+    }
+    case 'upload': {
+      // A file chosen in the file input `field` (in the frame `frame`): its change event is the browser's.
+      const path = await fileOf(payload.name, payload.text);
+      return inPage(async () => {
+        if (payload.frame) await until(() => enterFrame(driver, payload.frame), ms, `window: no frame whose URL contains ${payload.frame}`);
+        try {
+          const input = await until(
+            () => driver.execute(fileInput(payload.host ?? 'vault-popup', payload.field)),
+            ms,
+            `window: no file input ${payload.field}`,
+          );
+          await driver.elementSendKeys(input['element-6066-11e4-a52e-4f735466cecf'], path);
+        } finally {
+          if (payload.frame) await driver.switchToFrame(null);
+        }
+        return true;
+      });
+    }
     case 'focus-field':
       return inPage(async () => {
         const focus = `const field = document.querySelector('vault-popup')?.shadowRoot?.getElementById(arguments[0]); field?.focus(); return Boolean(field);`;
@@ -219,17 +285,47 @@ export function windowsPlugin() {
           for (const p of await page.browser().pages()) if (p !== page && urls.some((u) => p.url().includes(u))) await p.close();
           return true;
         }
-        case 'click': {
-          // A real click on a button found by its text in `host`'s shadow root.
+        case 'click':
+        case 'click-field': {
+          // A real click on a button found by its text, or a field by its id, in `host`'s shadow root:
+          // in the page, or in its frame whose URL contains `frame` (the panel), at the page's coordinates.
           const page = await waitForPage(session, url, ms);
+          const [find, arg, what] =
+            action === 'click' ? [findButton, payload.text, `enabled button "${payload.text}"`] : [findField, payload.field, `enabled field ${payload.field}`];
+          const locate = async () => {
+            if (!payload.frame) return page.evaluate(find, payload.host ?? 'vault-popup', arg);
+            const offset = await page.evaluate(frameOrigin, payload.frame);
+            const frame = page.frames().find((f) => f.url().includes(payload.frame));
+            const inner = offset && frame ? await frame.evaluate(find, payload.host ?? 'vault-popup', arg).catch(() => null) : null;
+            return inner && { x: offset.x + inner.x, y: offset.y + inner.y };
+          };
           const end = Date.now() + ms;
           let at = null;
-          while (!(at = await page.evaluate(findButton, payload.host ?? 'vault-popup', payload.text))) {
-            if (Date.now() > end) throw new Error(`window: no enabled button "${payload.text}" in ${url}`);
+          while (!(at = await locate())) {
+            if (Date.now() > end) throw new Error(`window: no ${what} in ${url ?? 'the test page'}${payload.frame ? ` (frame ${payload.frame})` : ''}`);
             await new Promise((r) => setTimeout(r, 50));
           }
           await page.mouse.click(at.x, at.y);
           return true;
+        }
+        case 'upload': {
+          // A file chosen in the file input `field` (in the frame `frame`): its change event is the browser's.
+          const page = await waitForPage(session, url, ms);
+          const path = await fileOf(payload.name, payload.text);
+          const end = Date.now() + ms;
+          for (;;) {
+            const target = payload.frame ? page.frames().find((f) => f.url().includes(payload.frame)) : page;
+            const handle = target
+              ? await target.evaluateHandle(`(() => { ${fileInput(payload.host ?? 'vault-popup', payload.field)} })()`).catch(() => null)
+              : null;
+            const input = handle?.asElement();
+            if (input) {
+              await input.uploadFile(path);
+              return true;
+            }
+            if (Date.now() > end) throw new Error(`window: no file input ${payload.field}`);
+            await new Promise((r) => setTimeout(r, 50));
+          }
         }
         case 'focus-field': {
           const page = await waitForPage(session, url, ms);
