@@ -40,7 +40,7 @@ export class ButtonController implements ReactiveController {
   private readonly onMessage = (event: MessageEvent) => {
     if (!this.held) this.hello(event);
     // Until the settings are in, only the parent's messages wait, and only so many (README, Limits).
-    else if (event.source === this.win.parent && this.held.length < MAX_HELD_HELLOS) this.held.push(event);
+    else if (this.helloOrigin(event) !== null && this.held.length < MAX_HELD_HELLOS) this.held.push(event);
   };
 
   constructor(
@@ -154,21 +154,35 @@ export class ButtonController implements ReactiveController {
     }
   }
 
+  /**
+   * The origin a message speaks for as a hello: the parent's. WebKit hands a hello that a cross-origin
+   * isolated embedder posts from its button frame's load handler over as this window's own message
+   * (source this window, origin the vault's; measured in WebKitGTK 2.50): nothing but the vault's
+   * origin can post one, so it speaks for the parent the browser names (`ancestorOrigins`). A hello
+   * grants the button's availability to that origin, nothing more.
+   */
+  private helloOrigin(event: MessageEvent): string | null {
+    if (event.source === this.win.parent) return event.origin;
+    if (event.source === this.win && event.origin === this.win.location.origin) return this.win.location.ancestorOrigins?.[0] ?? null;
+    return null;
+  }
+
   /** The embedder's message: the same checks as the frame's hello. */
   private hello(event: MessageEvent) {
     const data = event.data as Partial<ButtonHello> | null;
     if (!data || typeof data !== 'object' || data.type !== 'slicc-vault-button' || data.v !== 1) return;
-    if (event.source !== this.win.parent || !originAllowed(event.origin, this.embedders)) return;
+    const origin = this.helloOrigin(event);
+    if (origin === null || !originAllowed(origin, this.embedders)) return;
     const ancestor = this.win.location.ancestorOrigins?.[0];
-    if (ancestor !== undefined && ancestor !== event.origin) return;
+    if (ancestor !== undefined && ancestor !== origin) return;
     if (data.theme === 'light' || data.theme === 'dark') this.host.theme = data.theme;
     if (data.scale === 'medium' || data.scale === 'large') this.host.scale = data.scale;
     this.panel = data.panel === true;
-    if (this.namespace === event.origin) return this.show(this.host.availability);
-    this.namespace = event.origin;
+    if (this.namespace === origin) return this.show(this.host.availability);
+    this.namespace = origin;
     this.popupWatch();
     this.watcher?.close();
-    this.watcher = new AvailabilityWatcher(event.origin, (availability) => this.show(availability));
+    this.watcher = new AvailabilityWatcher(origin, (availability) => this.show(availability));
     this.show(this.watcher.availability);
   }
 

@@ -102,7 +102,7 @@ async function overWebDriver(session, payload) {
       return inPage(() => driver.getUrl());
     case 'goto': {
       const home = await driver.getWindowHandle();
-      const { handle } = await driver.createWindow('tab');
+      const { handle } = await driver.createWindow('window');
       try {
         await driver.switchToWindow(handle);
         await driver.navigateTo(payload.href);
