@@ -70,7 +70,12 @@ try {
       for (const [name, e] of Object.entries(counted.engines ?? {})) runs[name] = (runs[name] ?? 0) + e.passed + e.failed + e.skipped;
     }
   };
-  wtr();
+  // One engine after another: three browsers at once on 2 cores slow each other past every timing
+  // test's baseline, and the whole past the suite's 20 minutes.
+  for (const engine of engines) {
+    console.log(`The browser tests in ${engine}…`);
+    wtr({ ENGINES: engine });
+  }
   // The stress test on its own, in Chromium, once the rest is done (README, Limits).
   if (engines.includes('chromium') && process.argv.length <= 2) {
     console.log('The stress test, alone (test/limits/stress.test.ts, STRESS=1)…');

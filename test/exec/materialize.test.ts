@@ -142,8 +142,13 @@ describe('materialize', () => {
         sealed(page, { op: 'materialize', env: { NODE_AUTH_TOKEN: placeholder } }, kernel(['/usr/bin/npm'])),
         other.request('remove', { name: 'NPM_TOKEN' }),
       ]);
-      const { list } = await page.request('list');
-      const audit = (list.audit as { seq: number; type: string; refused?: string }[]).filter((e) => e.seq > last);
+      // The removal is the other document's: this one's memory has it once its delta came over the bus.
+      let audit: { seq: number; type: string; refused?: string }[] = [];
+      await waitUntil(async () => {
+        const { list } = await page.request('list');
+        audit = (list.audit as typeof audit).filter((e) => e.seq > last);
+        return audit.some((e) => e.type === 'remove');
+      }, 'the removal reaches this document');
       const removal = audit.find((e) => e.type === 'remove')!.seq;
       const reveal = audit.find((e) => e.type === 'materialize' && e.refused === undefined);
       if (reply.env) expect(reveal!.seq, 'the reveal was written before the removal').to.be.below(removal);
