@@ -2189,6 +2189,8 @@ const textSource = (text: string): Source => ({
 
 /** The most starts one window of the view scans at once (memory: 9 bytes a decoded byte). */
 const VIEW_PIECE = 1 << 20;
+/** The most bytes the view's arrays keep between calls. */
+const VIEW_KEEP = 1 << 20;
 let view: JsonView | null = null;
 
 /**
@@ -2200,14 +2202,22 @@ let view: JsonView | null = null;
  * at VIEW_PIECE starts reads as far as any match escaped once more may span). Each is decoded from a
  * byte no backslash precedes (so `\\\\n` decodes as the text does) and no escape straddles.
  */
-function viewMatches(t: Tables, src: Source, from: number, limit: number): number[] {
+function viewMatches(t: Tables, src: Source, from: number, limit: number, cut: boolean): number[] {
   const out: number[] = [];
   const n = src.length;
   const margin = t.horizon + 16;
+  // No match starting before `limit` reads past this: the longest form, escaped once more.
+  const stop = Math.min(n, limit + t.reach);
   const flush = (ws: number, se: number, to: number) => {
     let a = Math.max(0, ws - 12);
     while (a > 0 && src.byteAt(a - 1) === 92) a--;
-    const b = Math.min(n, to);
+    const b = Math.min(stop, to);
+    decodeScan(a, b, ws, se);
+    // A run of backslashes from the first byte of a stream's bytes may have begun in bytes released
+    // before them: its pairs are read both ways.
+    if (cut && a === 0 && src.byteAt(0) === 92) decodeScan(1, b, ws, se);
+  };
+  const decodeScan = (a: number, b: number, ws: number, se: number) => {
     view = viewWithRoom(view, b - a);
     const v = view;
     decodeView(src.bytes(a, b), 0, b - a, v, a);
@@ -2221,7 +2231,7 @@ function viewMatches(t: Tables, src: Source, from: number, limit: number): numbe
   };
   let ws = -1; // the window's first start
   let last = -1; // its last escape
-  for (let p = src.escapeIn(from, n); p >= 0; p = src.escapeIn(p + 1, n)) {
+  for (let p = src.escapeIn(from, stop); p >= 0; p = src.escapeIn(p + 1, stop)) {
     if (ws >= 0 && p - last <= margin) {
       last = p;
       while (Math.min(limit, p + 1) - ws > VIEW_PIECE) {
@@ -2237,6 +2247,8 @@ function viewMatches(t: Tables, src: Source, from: number, limit: number): numbe
     last = p;
   }
   if (ws >= 0) flush(ws, Math.min(limit, last + 1), last + 1 + margin);
+  // A view grown for a long run of escapes isn't kept (9 bytes a decoded byte).
+  if (view && view.bytes.length > VIEW_KEEP) view = null;
   return out;
 }
 
@@ -2259,10 +2271,10 @@ function settle(t: Tables, a: number[], b: number[], c: Cover): number[] {
 }
 
 /** The matches of d's starts in [from, limit) and of its JSON view's, recorded over `c`. */
-function matchesOf(t: Tables, d: Uint8Array, from: number, limit: number, n: number, c: Cover): number[] {
+function matchesOf(t: Tables, d: Uint8Array, from: number, limit: number, n: number, c: Cover, cut = false): number[] {
   const direct: number[] = [];
   scan(t, d, from, limit, n, direct, newCover());
-  return settle(t, direct, viewMatches(t, bytesSource(d, n), from, limit), c);
+  return settle(t, direct, viewMatches(t, bytesSource(d, n), from, limit, cut), c);
 }
 
 /** The text's replacement for pattern p's match (`~p`: covered, nothing), a `partial` where it began before `r`; counted. */
@@ -2321,7 +2333,7 @@ export function scrubberOf(t: ScrubTables): Scrubber {
   const textMatches = (text: string, m: number[], from: number, to: number, c: Cover) => {
     const direct: number[] = [];
     const next = scanText(t, text, direct, from, to, newCover());
-    for (const x of settle(t, direct, viewMatches(t, textSource(text), from, next), c)) m.push(x);
+    for (const x of settle(t, direct, viewMatches(t, textSource(text), from, next, false), c)) m.push(x);
     return next;
   };
   const redactBytes = (bytes: Uint8Array) => {
@@ -2422,7 +2434,7 @@ function openStream(t: Tables, options: ScrubStreamOptions = {}): ScrubStream {
     // Behind released context a form may be completing: look from the start; else from the first
     // start not looked at (inside a replacement already sent, a longer match may begin).
     const from = ctx > 0 ? 0 : scanned;
-    const m = limit > from ? matchesOf(t, d, from, limit, n, cover) : [];
+    const m = limit > from ? matchesOf(t, d, from, limit, n, cover, true) : [];
     const [emitted, covered] = emit(t, d, done, limit, m, counts);
     // The output outlives this push: never a view of `work`, which the next push writes over.
     const out = emitted.length && emitted.buffer === work.buffer ? emitted.slice() : emitted;

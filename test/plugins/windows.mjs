@@ -241,6 +241,7 @@ export function windowsPlugin() {
           const page = await session.browser.getPage(session.id).browser().newPage();
           listen(session, page);
           await page.goto(payload.href);
+          await page.bringToFront();
           return page.url();
         }
         case 'count': {
@@ -250,6 +251,8 @@ export function windowsPlugin() {
         case 'click-frame': {
           // A real click in the middle of the iframe whose src contains `frame`, in the page `url`.
           const page = await waitForPage(session, url, ms);
+          // In front: a page behind others is hidden, and the panel takes no input while it isn't seen (IntersectionObserver v2).
+          await page.bringToFront();
           const centre = (src) => {
             const frame = [...document.querySelectorAll('iframe')].find((f) => f.src.includes(src));
             if (!frame) return null;
@@ -290,6 +293,8 @@ export function windowsPlugin() {
           // A real click on a button found by its text, or a field by its id, in `host`'s shadow root:
           // in the page, or in its frame whose URL contains `frame` (the panel), at the page's coordinates.
           const page = await waitForPage(session, url, ms);
+          // In front: a page behind others is hidden, and the panel takes no input while it isn't seen (IntersectionObserver v2).
+          await page.bringToFront();
           const [find, arg, what] =
             action === 'click' ? [findButton, payload.text, `enabled button "${payload.text}"`] : [findField, payload.field, `enabled field ${payload.field}`];
           const locate = async () => {
@@ -329,6 +334,8 @@ export function windowsPlugin() {
         }
         case 'focus-field': {
           const page = await waitForPage(session, url, ms);
+          // In front: a page behind others is hidden, and the panel takes no input while it isn't seen (IntersectionObserver v2).
+          await page.bringToFront();
           const focus = (id) => {
             const field = document.querySelector('vault-popup')?.shadowRoot?.getElementById(id);
             field?.focus();
@@ -343,11 +350,15 @@ export function windowsPlugin() {
         }
         case 'type': {
           const page = await waitForPage(session, url, ms);
+          // In front: a page behind others is hidden, and the panel takes no input while it isn't seen (IntersectionObserver v2).
+          await page.bringToFront();
           await page.keyboard.type(payload.text);
           return true;
         }
         case 'press': {
           const page = await waitForPage(session, url, ms);
+          // In front: a page behind others is hidden, and the panel takes no input while it isn't seen (IntersectionObserver v2).
+          await page.bringToFront();
           for (const key of [].concat(payload.key)) await page.keyboard.press(key);
           return true;
         }

@@ -140,6 +140,46 @@ describe('the scrubber on real traffic', () => {
       });
     }
 
+    it('finds an escaped form after a run of escaped backslashes longer than a stream holds, pushed in pieces, its tail let go on idle', () => {
+      const value = 'Zq9xW2mK7pR4tY8uLm3N';
+      const values = [{ name: 'V', placeholder: 'fnox_proxy_bbbbbbbbbbbbbbbbbbbbbbbb', value }];
+      // Its base64 wrapped at 4 with `\n` escapes, its first character as `\u0057`: the first escape right after the run.
+      const wrapped = '\\u0057nE5\\neFcy\\nbUs3\\ncFI0\\ndFk4\\ndUxt\\nM04=';
+      // What follows the form decides where a push's held bytes begin inside the run: both parities.
+      for (const [run, tail] of [10, 400, 2000].flatMap((r) => ['', ' ', ' tail', ' tail!'].map((t) => [r, t] as const))) {
+        const body = enc.encode(`"${'\\\\'.repeat(run)}${wrapped}"${tail}`);
+        expect(dec.decode(compileScrubber(values).redactBytes(body).bytes), `${run} backslashes`).to.include('[redacted:V]');
+        for (const size of [1, 7, 64, 1000, body.length]) {
+          const clock = { now: 0 };
+          const stream = compileScrubber(values).stream({ now: () => clock.now });
+          const out: Uint8Array[] = [];
+          for (let at = 0; at < body.length; at += size) out.push(stream.push(body.slice(at, at + size)));
+          clock.now += 1000;
+          out.push(stream.idle(), stream.end());
+          const text = dec.decode(Uint8Array.from(out.flatMap((b) => [...b])));
+          expect(text, `${run} backslashes, pieces of ${size}`).to.include('[redacted:V]');
+          expect(leaks(text.replaceAll('\\n', ''), 'WnE5eFcybUs3cFI0dFk4dUxtM04='.slice(2, -4)), `${run} backslashes, pieces of ${size}`).to.equal(false);
+        }
+      }
+    });
+
+    it('scrubs text escaped twice over (JSON inside JSON) in steps about as fast as in one piece', async () => {
+      const obj = { messages: Array.from({ length: 12000 }, (_, i) => ({ role: 'tool', content: `line ${i}\n"quoted" and \\ more / text` })) };
+      const text = JSON.stringify(JSON.stringify(obj, null, 2));
+      const scrubber = compileScrubber([page]);
+      const t0 = performance.now();
+      const whole = scrubber.redact(text);
+      const t1 = performance.now();
+      const stepped = await scrubber.redactInSteps(text, 4096, async () => {});
+      const t2 = performance.now();
+      expect(stepped.text).to.equal(whole.text);
+      expect(stepped.text).to.equal(text);
+      // Each step decodes about its own text and a horizon each side: not the rest of the text.
+      expect(t2 - t1, `in one piece ${(t1 - t0).toFixed(1)} ms, in steps ${(t2 - t1).toFixed(1)} ms, ${text.length} characters`).to.be.below(
+        10 * (t1 - t0) + 100,
+      );
+    });
+
     it('leaves a JSON body with no value in it byte for byte as it came', () => {
       const body = `{"messages":[{"content":"line one\\nline two\\r\\n\\t\\"quoted\\" \\\\ \\/ \\u00e9 \\ud83d\\ude00 \\u0041"}]}`;
       const scrubber = compileScrubber([page]);
