@@ -75,6 +75,10 @@ try {
   for (const engine of engines) {
     console.log(`The browser tests in ${engine}…`);
     wtr({ ENGINES: engine });
+    if (process.argv.length <= 2) {
+      console.log(`The panel's tests in ${engine}, alone (test/lock/panel.test.ts, PANEL=1)…`);
+      wtr({ ENGINES: engine, PANEL: '1' });
+    }
   }
   // The stress test on its own, in Chromium, once the rest is done (README, Limits).
   if (engines.includes('chromium') && process.argv.length <= 2) {
