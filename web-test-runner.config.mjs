@@ -129,7 +129,11 @@ const engines = STRESS
       : { browsers: others[0].browsers, testRunnerHtml: others[0].testRunnerHtml, groups: others.slice(1) };
 
 export default {
-  files: STRESS ? [STRESS_FILE] : PANEL ? [PANEL_FILE] : ['test/**/*.test.ts', 'components/**/*.test.ts', 'src/**/*.test.ts', `!${STRESS_FILE}`, `!${PANEL_FILE}`],
+  files: STRESS
+    ? [STRESS_FILE]
+    : PANEL
+      ? [PANEL_FILE]
+      : ['test/**/*.test.ts', 'components/**/*.test.ts', 'src/**/*.test.ts', `!${STRESS_FILE}`, `!${PANEL_FILE}`],
   port,
   hostname: 'localhost',
   nodeResolve: true,
