@@ -14,8 +14,8 @@ export interface JsonView {
 /** The most source bytes one decoded byte comes from: `\u0041`. What any form may grow by once escaped again. */
 export const JSON_GROWTH = 6;
 
-/** A short escape's byte by the character after the backslash; 0 where it is none. */
-const SHORT = new Uint8Array(128);
+/** JSON's two-character escapes: the byte each stands for, by the character after the backslash; 0 for none. */
+export const JSON_ESCAPE = new Uint8Array(256);
 for (const [c, b] of [
   ['"', 34],
   ['\\', 92],
@@ -26,11 +26,11 @@ for (const [c, b] of [
   ['r', 13],
   ['t', 9],
 ] as const)
-  SHORT[c.charCodeAt(0)] = b;
+  JSON_ESCAPE[c.charCodeAt(0)] = b;
 const U = 117;
 
 /** Whether the character code after a backslash may begin a JSON escape (`\uXXXX` by its `u` alone). */
-export const escapes = (c: number) => c === U || (c < 128 && SHORT[c] !== 0);
+export const escapes = (c: number) => c === U || (c < 256 && JSON_ESCAPE[c] !== 0);
 
 const hex = (c: number) => (c >= 48 && c <= 57 ? c - 48 : (c | 32) >= 97 && (c | 32) <= 102 ? (c | 32) - 87 : -1);
 
@@ -80,8 +80,8 @@ export function decodeView(d: Uint8Array, a: number, b: number, view: JsonView, 
           }
           if (cp >= 0xd800 && cp < 0xe000) cp = 0x110000; // lone: no character
         }
-      } else if (e < 128 && SHORT[e] !== 0) {
-        cp = SHORT[e];
+      } else if (JSON_ESCAPE[e] !== 0) {
+        cp = JSON_ESCAPE[e];
         end = i + 2;
       }
     }

@@ -6,7 +6,7 @@
 // never depends on what the text resembles. Design, forms and measured figures: docs/scrubber.md.
 import type { ScrubHit } from '../contract.ts';
 import { MAX_SCRUB_VALUE_BYTES as MAX_VALUE_BYTES, MIN_VALUE_BYTES } from '../limits.ts';
-import { JSON_GROWTH, type JsonView, decodeView, escapes, viewWithRoom } from './json-view.ts';
+import { JSON_ESCAPE, JSON_GROWTH, type JsonView, decodeView, escapes, viewWithRoom } from './json-view.ts';
 
 /** A stream's `idle()` releases its held tail only this long after its last `push`. */
 export const IDLE_MS = 250;
@@ -196,19 +196,6 @@ for (let i = 0; i < 16; i++) {
   HEXVAL['0123456789abcdef'.charCodeAt(i)] = i;
   HEXVAL['0123456789ABCDEF'.charCodeAt(i)] = i;
 }
-/** JSON's two-character escapes: the byte each stands for, 0 for none. */
-const JSON_ESCAPE = new Uint8Array(256);
-for (const [c, b] of [
-  ['"', 34],
-  ['\\', 92],
-  ['/', 47],
-  ['b', 8],
-  ['f', 12],
-  ['n', 10],
-  ['r', 13],
-  ['t', 9],
-] as const)
-  JSON_ESCAPE[c.charCodeAt(0)] = b;
 
 /** Form names, indexed as the compile records them; PARTIAL is a name's slot for a cut-off form. */
 const FORMS = [
