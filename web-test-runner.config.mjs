@@ -4,7 +4,6 @@
 // origin (the embedder, http://localhost:PORT) the config serves the vault on a same-site other
 // origin, a second allowed embedder, a stranger origin the vault doesn't allow (GAPS section 1), and
 // a vault with a malformed embedders.json.
-import { createServer } from 'node:net';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
@@ -12,25 +11,13 @@ import { puppeteerLauncher } from '@web/test-runner-puppeteer';
 import { webdriverLauncher } from '@web/test-runner-webdriver';
 import { CHROMIUM_ARGS, ensureChromium } from './scripts/chromium.mjs';
 import { ensureFirefox } from './scripts/firefox.mjs';
-import { startWebKit } from './scripts/webkit.mjs';
+import { freePort, startWebKit } from './scripts/webkit.mjs';
 import { EMBEDDER_HEADERS, startServer, vaultServerConfig } from './scripts/vault-server.mjs';
 import { webauthnPlugin } from './test/plugins/webauthn.mjs';
 import { agePlugin } from './test/plugins/age.mjs';
 import { consolePlugin } from './test/plugins/console.mjs';
 import { windowsPlugin } from './test/plugins/windows.mjs';
 import { countingReporter } from './test/plugins/counting-reporter.mjs';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const [port, vaultPort, otherPort, strangerPort, brokenPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
 const origins = {

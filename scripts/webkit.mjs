@@ -43,7 +43,8 @@ export function ensureWebKit() {
   return { driver, xvfb, browser };
 }
 
-function freePort() {
+/** A free port on 127.0.0.1 (web-test-runner.config.mjs takes its servers' ports from here too). */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();

@@ -87,20 +87,8 @@ export function decodeView(d: Uint8Array, a: number, b: number, view: JsonView, 
     }
     const k0 = k;
     if (cp < 0) bytes[k++] = c;
-    else if (cp < 0x80) bytes[k++] = cp;
-    else if (cp < 0x800) {
-      bytes[k++] = 0xc0 | (cp >> 6);
-      bytes[k++] = 0x80 | (cp & 63);
-    } else if (cp < 0x10000) {
-      bytes[k++] = 0xe0 | (cp >> 12);
-      bytes[k++] = 0x80 | ((cp >> 6) & 63);
-      bytes[k++] = 0x80 | (cp & 63);
-    } else if (cp < 0x110000) {
-      bytes[k++] = 0xf0 | (cp >> 18);
-      bytes[k++] = 0x80 | ((cp >> 12) & 63);
-      bytes[k++] = 0x80 | ((cp >> 6) & 63);
-      bytes[k++] = 0x80 | (cp & 63);
-    } else bytes[k++] = 0xff;
+    else if (cp < 0x110000) k = utf8Into(bytes, k, cp);
+    else bytes[k++] = 0xff;
     for (let j = k0; j < k; j++) {
       from[j] = i + base;
       to[j] = end + base;
@@ -108,4 +96,23 @@ export function decodeView(d: Uint8Array, a: number, b: number, view: JsonView, 
     i = end;
   }
   view.length = k;
+}
+
+/** A code point's UTF-8 into `out` at k; answers the index after it. */
+export function utf8Into(out: Uint8Array, k: number, cp: number): number {
+  if (cp < 0x80) out[k++] = cp;
+  else if (cp < 0x800) {
+    out[k++] = 0xc0 | (cp >> 6);
+    out[k++] = 0x80 | (cp & 63);
+  } else if (cp < 0x10000) {
+    out[k++] = 0xe0 | (cp >> 12);
+    out[k++] = 0x80 | ((cp >> 6) & 63);
+    out[k++] = 0x80 | (cp & 63);
+  } else {
+    out[k++] = 0xf0 | (cp >> 18);
+    out[k++] = 0x80 | ((cp >> 12) & 63);
+    out[k++] = 0x80 | ((cp >> 6) & 63);
+    out[k++] = 0x80 | (cp & 63);
+  }
+  return k;
 }

@@ -6,7 +6,7 @@
 // never depends on what the text resembles. Design, forms and measured figures: docs/scrubber.md.
 import type { ScrubHit } from '../contract.ts';
 import { MAX_SCRUB_VALUE_BYTES as MAX_VALUE_BYTES, MIN_VALUE_BYTES } from '../limits.ts';
-import { JSON_ESCAPE, JSON_GROWTH, type JsonView, decodeView, escapes, viewWithRoom } from './json-view.ts';
+import { JSON_ESCAPE, JSON_GROWTH, type JsonView, decodeView, escapes, utf8Into, viewWithRoom } from './json-view.ts';
 
 /** A stream's `idle()` releases its held tail only this long after its last `push`. */
 export const IDLE_MS = 250;
@@ -1465,25 +1465,6 @@ function checkOf(c: number, d: Uint8Array, s: number, n: number): number | null 
     }
   }
   return ((BY_VALUE >> c) & 1) === 1 ? wordAt(READ, at) : gramAt(READ, at);
-}
-
-/** A code point's UTF-8 into `out` at k; answers the index after it. */
-function utf8Into(out: Uint8Array, k: number, cp: number): number {
-  if (cp < 0x80) out[k++] = cp;
-  else if (cp < 0x800) {
-    out[k++] = 0xc0 | (cp >> 6);
-    out[k++] = 0x80 | (cp & 63);
-  } else if (cp < 0x10000) {
-    out[k++] = 0xe0 | (cp >> 12);
-    out[k++] = 0x80 | ((cp >> 6) & 63);
-    out[k++] = 0x80 | (cp & 63);
-  } else {
-    out[k++] = 0xf0 | (cp >> 18);
-    out[k++] = 0x80 | ((cp >> 12) & 63);
-    out[k++] = 0x80 | ((cp >> 6) & 63);
-    out[k++] = 0x80 | (cp & 63);
-  }
-  return k;
 }
 
 /** The first i in [lo, hi) where `past(i)` holds, `past` being false and then true across it. */
