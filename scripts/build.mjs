@@ -49,6 +49,11 @@ export const lazyToml = {
   },
 };
 
+/** The embedder's client as one module, `client.js`: served by the site and packed by `npm pack`. */
+export async function buildClient(dist = defaultDist) {
+  await build({ entryPoints: [`${root}src/client/index.ts`], outfile: `${dist}client.js`, bundle: true, format: 'esm', target: 'es2022', logLevel: 'warning' });
+}
+
 /** Builds the site into `dist` (or another folder, for tests). */
 export async function buildSite(dist = defaultDist) {
   await rm(dist, { recursive: true, force: true });
@@ -98,13 +103,16 @@ export async function buildSite(dist = defaultDist) {
     ...options,
     splitting: true,
   });
+  await buildClient(dist);
   for (const file of ['config.json', 'embedders.json']) await cp(`${root}static/${file}`, `${dist}${file}`);
   const styles = (await readdir(`${root}static`)).filter((f) => f.endsWith('.css') || f.endsWith('.svg'));
   for (const file of styles) await cp(`${root}static/${file}`, `${dist}${file}`);
   return { documents, modules: [...entries].map((name) => (name === 'vault-frame' ? frameFile : `${name}.js`)) };
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === '--client') {
+  await buildClient();
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { documents, modules } = await buildSite();
   console.log(`dist/: ${documents.join(', ')}, config.json, embedders.json; modules ${modules.join(', ')}`);
 }

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 /** The layers, lowest first: a folder may import a folder of a lower layer only. */
 export const LAYERS = [
-  ['scrub', 'policy'],
+  ['scrub', 'policy', 'client'],
   ['inject', 'exec'],
   ['store', 'worker'],
   ['lock'],

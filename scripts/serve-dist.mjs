@@ -6,9 +6,9 @@ import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SHARED_HEADERS as SHARED, documentHeaders } from './vault-server.mjs';
+import { CLIENT_HEADERS, SHARED_HEADERS as SHARED, documentHeaders } from './vault-server.mjs';
 
-const TYPES = {
+export const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript',
   '.json': 'application/json',
@@ -27,7 +27,7 @@ export function serveDist({ dir, port = 0, hostname = '127.0.0.1', embedders }) 
     const file = normalize(path === '/' ? '/index.html' : path);
     try {
       const body = await readFile(join(dir, file));
-      const headers = file.endsWith('.html') ? documentHeaders(`/static${file}`, embedders) : SHARED;
+      const headers = file.endsWith('.html') ? documentHeaders(`/static${file}`, embedders) : file === '/client.js' ? CLIENT_HEADERS : SHARED;
       res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', ...headers, 'Cache-Control': cacheControl(file) });
       res.end(body);
     } catch {

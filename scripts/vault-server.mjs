@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 export const rootDir = fileURLToPath(new URL('..', import.meta.url));
 const staticEmbedders = () => JSON.parse(readFileSync(new URL('../static/embedders.json', import.meta.url), 'utf8'));
 
+/** The embedder's client, served for pages to import (README, Embed it in your own page). */
+export const CLIENT_SOURCE = '/src/client/client.ts';
+
 const DOCUMENTS = {
   '/': '/static/index.html',
   '/index.html': '/static/index.html',
@@ -20,6 +23,7 @@ const DOCUMENTS = {
   '/embedders.json': '/static/embedders.json',
   '/lock.css': '/static/lock.css',
   '/favicon.svg': '/static/favicon.svg',
+  '/client.js': CLIENT_SOURCE,
 };
 
 /** `frame-ancestors` sources for the embedder list: exact origins and `https://*.sliccy.ai` alike. */
@@ -34,6 +38,9 @@ export const SHARED_HEADERS = {
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
 };
+
+/** The client's headers: any page may import it (a module script of another origin needs CORS). */
+export const CLIENT_HEADERS = { ...SHARED_HEADERS, 'Access-Control-Allow-Origin': '*' };
 
 /** The headers of an embedder page as bios serves it: cross-origin isolated. */
 export const EMBEDDER_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
@@ -96,7 +103,12 @@ export function vaultServerConfig({ port, hostname = '127.0.0.1', embedders, con
         await next();
         // Every document of the vault gets the production headers; the tests' own pages (one of them
         // plays an embedder) only the shared ones.
-        const headers = ctx.path.startsWith('/static/') && ctx.path.endsWith('.html') ? documentHeaders(ctx.path, ancestors) : SHARED_HEADERS;
+        const headers =
+          ctx.path.startsWith('/static/') && ctx.path.endsWith('.html')
+            ? documentHeaders(ctx.path, ancestors)
+            : mapped === CLIENT_SOURCE
+              ? CLIENT_HEADERS
+              : SHARED_HEADERS;
         ctx.set(headers);
       },
     ],

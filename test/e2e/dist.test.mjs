@@ -182,11 +182,24 @@ test("the frame bundle's j-toml, started at its first parse, reads and refuses T
   }
 });
 
-test('npm pack ships the contract types and nothing else but the license', () => {
+test('npm pack ships the contract types and the client with its types, and nothing else but the license', () => {
   const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8' }))[0];
   // npm adds LICENSE, README.md and package.json to every package.
-  assert.deepEqual(packed.files.map((f) => f.path).sort(), ['LICENSE', 'README.md', 'dist/types/contract.d.ts', 'package.json']);
+  assert.deepEqual(packed.files.map((f) => f.path).sort(), [
+    'LICENSE',
+    'README.md',
+    'dist/client.js',
+    'dist/types/client/client.d.ts',
+    'dist/types/client/index.d.ts',
+    'dist/types/contract.d.ts',
+    'package.json',
+  ]);
   const types = readFileSync(join(root, 'dist/types/contract.d.ts'), 'utf8');
   assert.match(types, /export type Op =/);
   assert.doesNotMatch(types, /^import /m, 'the types stand alone');
+  const client = readFileSync(join(root, 'dist/client.js'), 'utf8');
+  assert.match(client, /export \{[^}]*\bconnect\b/);
+  assert.doesNotMatch(client, /^import /m, 'the client has no dependencies');
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  assert.deepEqual(pkg.exports['./client'], { types: './dist/types/client/index.d.ts', default: './dist/client.js' });
 });

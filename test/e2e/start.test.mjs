@@ -6,12 +6,14 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/chromium.mjs';
+import { servePage } from '../../scripts/serve-page.mjs';
+import { readmeExample } from './readme.mjs';
 import { freePort } from './servers.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -19,23 +21,6 @@ const cleanups = [];
 after(async () => {
   for (const undo of cleanups.splice(0).reverse()) await undo();
 });
-
-/** The README's section "Embed it in your own page": its `sh` command and its `html` page. */
-function readmeExample() {
-  const readme = readFileSync(`${root}README.md`, 'utf8');
-  const section = readme.split(/^## /m).find((s) => s.startsWith('Embed it in your own page\n'));
-  assert.ok(section, 'the README has a section "Embed it in your own page"');
-  const block = (lang) => {
-    const start = section.indexOf(`\`\`\`${lang}\n`);
-    assert.notEqual(start, -1, `the section has a ${lang} block`);
-    const from = start + lang.length + 4;
-    return section.slice(from, section.indexOf('\n```', from));
-  };
-  const command = block('sh');
-  const embedders = /^EMBEDDERS="([^"]+)" npm start$/.exec(command.trim())?.[1];
-  assert.ok(embedders, `the command sets EMBEDDERS for npm start: ${command}`);
-  return { embedders, html: block('html') };
-}
 
 /** Whether anything of the process group `pgid` is still alive. */
 function groupAlive(pgid) {
@@ -100,21 +85,17 @@ async function npmStart(env = {}) {
 }
 
 test("the README's embedding example, served at a third origin named in EMBEDDERS, is welcomed and gets a placeholder and the placeholders event", async () => {
-  const { embedders, html } = readmeExample();
+  const { embedders, page } = readmeExample();
   const example = new URL(embedders);
   const appPort = await freePort();
   const appOrigin = `${example.protocol}//${example.hostname}:${appPort}`;
   const started = await npmStart({ EMBEDDERS: embedders.replace(example.origin, appOrigin) });
   assert.match(started.out(), new RegExp(`embedders: .*${appOrigin}`), 'npm start names the added embedder');
 
-  // The page as the README writes it, but for the ports this run uses.
-  const page = html.replace('http://vault.sliccy.localhost:8702', started.vaultOrigin);
-  assert.notEqual(page, html, "the page names npm start's vault origin");
-  const server = createServer((req, res) => {
-    if (req.url === '/' || req.url === '/index.html') res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page);
-    else res.writeHead(404).end();
-  });
-  await new Promise((resolve) => server.listen(appPort, '127.0.0.1', resolve));
+  // The page as the README writes it, but for the ports this run uses, served as the README says.
+  const folder = mkdtempSync(`${tmpdir()}/my-app-`);
+  writeFileSync(`${folder}/index.html`, page(started.vaultOrigin));
+  const server = await servePage({ dir: folder, port: appPort });
   cleanups.push(() => new Promise((resolve) => server.close(resolve)));
 
   const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || ensureChromium(), args: CHROMIUM_ARGS });
