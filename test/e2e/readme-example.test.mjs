@@ -125,7 +125,8 @@ async function webkitEngine() {
         () =>
           inPanel(`#${id}`, async (e) => {
             await browser.action('pointer').move({ origin: e }).down().up().perform();
-            await browser.keys([...text]);
+            // One key per command: given a run of keys, the driver drops some.
+            for (const key of text) await browser.keys([key]);
           }),
         `the panel's #${id}`,
       ),

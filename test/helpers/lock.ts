@@ -189,7 +189,9 @@ const inEmbedder = (expression: string) => executeServerCommand('window', { acti
  */
 export const panel = {
   /** A request on the embedder's own page port (embedIsolated({ frame: true })): its reply. */
-  request: (op: string, fields: Record<string, unknown> = {}) => inEmbedder(`vault.request(${JSON.stringify(op)}, ${JSON.stringify(fields)})`) as Promise<any>,
+  // As JSON text: WebKitGTK's driver takes a script's result with an `error` field for its own error.
+  request: async (op: string, fields: Record<string, unknown> = {}) =>
+    JSON.parse((await inEmbedder(`vault.request(${JSON.stringify(op)}, ${JSON.stringify(fields)}).then(JSON.stringify)`)) as string),
   /** A new vault frame in the embedder, as after a reload: its welcome. */
   reloadFrame: () => inEmbedder('vault.reload()') as Promise<any>,
   /** Waits until the embedder's vault frame says it is `locked` (or not). */

@@ -97,6 +97,16 @@ async function overWebDriver(session, payload) {
   const { action, url, ms = 15000 } = payload;
   const waitWindow = () => until(() => findWindow(driver, url), ms, `window: no page whose URL contains ${url} within ${ms} ms`);
   const inPage = async (fn) => inWindow(driver, await waitWindow(), fn);
+  /** Runs `fn` inside the frame `payload.frame` names (if it names one), then back at the top. */
+  const inFrame = async (fn) => {
+    if (!payload.frame) return (await fn()) ?? true;
+    await until(() => enterFrame(driver, payload.frame), ms, `window: no frame whose URL contains ${payload.frame}`);
+    try {
+      return (await fn()) ?? true;
+    } finally {
+      await driver.switchToFrame(null);
+    }
+  };
   switch (action) {
     case 'wait':
       return inPage(() => driver.getUrl());
@@ -184,21 +194,23 @@ async function overWebDriver(session, payload) {
         await until(() => driver.execute(focus, payload.field), ms, `window: no field ${payload.field} in ${url}`);
         return true;
       });
+    // Keys go to the frame they are for: sent from the top page, WebKitGTK's driver never delivers
+    // them into a cross-origin frame's focused field. One key per command: given a run of keys, it
+    // drops some ("a long backup passphrase" arrives as "a longbackupasphrase").
     case 'type':
-      return inPage(async () => {
-        await driver.keys([...payload.text]);
-        return true;
-      });
+      return inPage(() =>
+        inFrame(async () => {
+          for (const key of payload.text) await driver.keys([key]);
+        }),
+      );
     case 'press':
-      return inPage(async () => {
-        for (const key of [].concat(payload.key)) await driver.keys(keyOf(key));
-        return true;
-      });
+      return inPage(() =>
+        inFrame(async () => {
+          for (const key of [].concat(payload.key)) await driver.keys(keyOf(key));
+        }),
+      );
     case 'evaluate':
-      return inPage(async () => {
-        if (payload.frame) await until(() => enterFrame(driver, payload.frame), ms, `window: no frame whose URL contains ${payload.frame}`);
-        return driver.execute(`return (${payload.expression});`);
-      });
+      return inPage(() => inFrame(() => driver.execute(`return (${payload.expression});`)));
     case 'screenshot': {
       // The whole viewport: classic WebDriver takes no clip.
       const path = resolve(ARTIFACTS, payload.name);
