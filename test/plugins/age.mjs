@@ -11,7 +11,8 @@ import { isWebDriver } from './webdriver.mjs';
 
 const TTY = fileURLToPath(new URL('./age-tty.py', import.meta.url));
 
-function age(args, passphrase) {
+/** Debian's `age` with `args`, `passphrase` typed at its prompt (it reads one only from a terminal). */
+export function age(args, passphrase) {
   return new Promise((resolve, reject) => {
     execFile('python3', [TTY, ...args], { env: { ...process.env, AGE_PASSPHRASE: passphrase }, timeout: 120_000 }, (error, _out, err) =>
       error ? reject(new Error(`age ${args[0]} failed: ${err.trim().split('\n').at(-2) ?? error.message}`)) : resolve(),
