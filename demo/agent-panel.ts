@@ -271,7 +271,7 @@ export class AgentPanel extends LitElement {
     }
     return html`
       <section class="card">
-        <h2>Agent port <span class="badge active">${this.agent.welcome.role}</span></h2>
+        <h2>Agent port <span class="badge active">agent</span></h2>
         <p class="hint">Paste something that holds one of your values: the vault gives it back with the placeholder, or <code>[redacted:NAME]</code> for an encoded form.</p>
         ${this.error ? html`<p class="warn error" role="alert">${this.error}</p>` : ''}
         <h3>redact</h3>

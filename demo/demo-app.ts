@@ -3,7 +3,7 @@
 // vault's events, and shows one panel at a time. It speaks only the vault's protocol.
 import { LitElement, css, html } from 'lit';
 import type { Availability, VaultList, VaultStatus } from '../src/contract.ts';
-import { type AgentPort, type PagePort, explain, open } from './vault-client.ts';
+import { AgentPort, type PagePort, connect, explain } from './vault-client.ts';
 import { panelStyles, tokenSheets } from './styles.ts';
 import './lock-button.ts';
 import './status-bar.ts';
@@ -39,7 +39,6 @@ export class DemoApp extends LitElement {
   declare availability: Availability | null;
   declare error: string;
   declare tab: Tab;
-  private frame: HTMLIFrameElement | null = null;
 
   static override styles = [
     ...tokenSheets,
@@ -99,9 +98,6 @@ export class DemoApp extends LitElement {
         padding: 20px 24px 48px;
         max-inline-size: 1400px;
       }
-      iframe.vault {
-        display: none;
-      }
     `,
   ];
 
@@ -129,22 +125,19 @@ export class DemoApp extends LitElement {
       this.error = `no /demo-env.json: ${explain(error)}`;
       return;
     }
-    const frame = document.createElement('iframe');
-    frame.className = 'vault';
-    frame.title = 'slicc-vault';
-    frame.src = `${this.vaultOrigin}/`;
-    frame.addEventListener('load', () => void this.connect(frame), { once: true });
-    this.frame = frame;
-    this.renderRoot.appendChild(frame);
-  }
-
-  private async connect(frame: HTMLIFrameElement) {
     try {
-      const page = await open(frame, this.vaultOrigin, 'page');
-      this.status = page.welcome.status;
-      page.onEvent((event) => {
-        if (event.op === 'status') this.status = event.status;
-        else if (event.op === 'placeholders' && this.status) this.status = { ...this.status, scrub: event.scrub };
+      // The vault's hidden frame, its hello and a page port (the package's client).
+      const page = await connect({ vault: this.vaultOrigin, parent: this.renderRoot });
+      this.status = page.status;
+      const changed = () => {
+        this.status = page.status;
+        void this.refresh();
+      };
+      page.on('status', changed);
+      page.on('changed', changed);
+      page.on('refresh', changed);
+      page.on('placeholders', (event) => {
+        if (this.status) this.status = { ...this.status, scrub: event.scrub };
         void this.refresh();
       });
       this.page = page;
@@ -167,7 +160,7 @@ export class DemoApp extends LitElement {
   };
 
   /** A second hello over the same frame, as bios does for its agent worker. */
-  openAgent = (): Promise<AgentPort> => open(this.frame!, this.vaultOrigin, 'agent');
+  openAgent = async (): Promise<AgentPort> => new AgentPort(await this.page!.agentPort());
 
   override render() {
     const ready = this.page !== null;

@@ -364,8 +364,8 @@ test('the lock button opens the panel (one, however often clicked); a passphrase
 async function lockReloadUnlock() {
   await tab('secrets');
   const button = page.frameLocator('demo-lock-button iframe[title="Vault lock"]').locator('button');
-  const panels = page.locator('demo-lock-button iframe.panel');
-  const panel = page.frameLocator('demo-lock-button iframe.panel').locator('vault-panel');
+  const panels = page.locator('demo-lock-button iframe[title="Vault"]');
+  const panel = page.frameLocator('demo-lock-button iframe[title="Vault"]').locator('vault-panel');
   await page.locator('demo-status [data-testid=availability]').getByText('ready').waitFor();
   await button.click();
   await panel.getByRole('heading', { name: 'The vault opens by itself' }).waitFor();
