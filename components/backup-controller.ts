@@ -87,7 +87,10 @@ export function download(file: Blob, name: string, doc: Document = document) {
 function restoredText(plan: RestorePlan, fileName: string | null): string {
   const parts = [`${plan.added} new`, `${plan.replaced - plan.broughtBack} replaced`];
   if (plan.broughtBack) parts.push(`${plan.broughtBack} brought back`);
-  parts.push(`${plan.skipped} left as they are`);
+  const unchanged = plan.items.filter((i) => i.status === 'unchanged').length;
+  const invalid = plan.items.filter((i) => i.status === 'invalid').length + plan.invalidLines.length;
+  parts.push(`${unchanged} unchanged`);
+  if (invalid) parts.push(`${invalid} invalid, not restored`);
   return `Restored from ${fileName ?? 'the file'}: ${parts.join(', ')}.`;
 }
 

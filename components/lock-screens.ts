@@ -81,9 +81,9 @@ export function lockScreen(screen: Screen, model: PopupModel, backup: BackupMode
         }`;
     case 'unlocked':
       return html`<p>
-          Locked with ${lock?.passkey && lock.passphrase ? 'a passkey and a passphrase' : lock?.passkey ? 'a passkey' : 'a passphrase'}. It is open
-          now, and stays open until you lock it, ${lock?.autoLockMs ? `it goes ${autoLockText(lock.autoLockMs)} without use,` : ''} or every SLICC
-          window is closed.
+          The lock is ${lock?.passkey && lock.passphrase ? 'a passkey and a passphrase' : lock?.passkey ? 'a passkey' : 'a passphrase'}. The vault is
+          open now, and stays open until you lock it,${lock?.autoLockMs ? ` it goes ${autoLockText(lock.autoLockMs)} without use,` : ''} or every
+          SLICC window is closed.
         </p>
         <div class="actions">${parts.button('Lock now', () => model.lockNow(), 'accent')}</div>
         ${autoLockChoice(model, parts, lock?.autoLockMs ?? null)}

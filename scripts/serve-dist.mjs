@@ -1,5 +1,6 @@
 // Serves a built site (dist/) the way production must: static files with the headers of README,
-// Documents and hosting. `node scripts/serve-dist.mjs [PORT] [DIR]` previews `npm run build`; the tests use it to run
+// Documents and hosting. `[EMBEDDERS=…] node scripts/serve-dist.mjs [PORT] [DIR]` previews `npm run build`
+// (EMBEDDERS adds origins to the built embedders.json, as for npm start); the tests use it to run
 // the built documents under their real CSP.
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -26,7 +27,8 @@ export function serveDist({ dir, port = 0, hostname = '127.0.0.1', embedders }) 
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const file = normalize(path === '/' ? '/index.html' : path);
     try {
-      const body = await readFile(join(dir, file));
+      // The embedders it is told (EMBEDDERS added) are those it answers, as npm start does.
+      const body = file === '/embedders.json' && embedders ? JSON.stringify(embedders) : await readFile(join(dir, file));
       const headers = file.endsWith('.html') ? documentHeaders(`/static${file}`, embedders) : file === '/client.js' ? CLIENT_HEADERS : SHARED;
       res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', ...headers, 'Cache-Control': cacheControl(file) });
       res.end(body);
@@ -44,7 +46,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(`serve-dist: there is no built site in ${dir}: run \`npm run build\` first, then this again.`);
     process.exit(1);
   }
-  const embedders = JSON.parse(await readFile(join(dir, 'embedders.json'), 'utf8'));
+  const { embeddersFromEnv } = await import('./embedders-env.mjs');
+  const built = JSON.parse(await readFile(join(dir, 'embedders.json'), 'utf8'));
+  const embedders = [...new Set([...built, ...(await embeddersFromEnv(process.env.EMBEDDERS))])];
   const server = await serveDist({ dir, port: Number(process.argv[2] ?? 8703), embedders });
   console.log(`dist/ at http://vault.sliccy.localhost:${server.address().port}/ (frame-ancestors ${embedders.join(' ')})`);
 }

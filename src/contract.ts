@@ -225,6 +225,8 @@ export interface ImportEntry {
   count: number;
   added: number;
   replaced: number;
+  /** Of `replaced`, the records brought back from removed (only when there were some). */
+  broughtBack?: number;
   skipped: number;
 }
 export type ImportSource = 'import:slicc-vault' | 'import:dotenv';

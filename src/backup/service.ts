@@ -141,8 +141,9 @@ export class BackupService {
     const held = this.held();
     await say('Restoring…');
     const request = await this.pendingId('restore');
-    const { source, count, added, replaced, skipped } = plan;
-    await this.records.import(this.namespace, held, plan.writes, { source, count, added, replaced, skipped }, request, plan.kept);
+    const { source, count, added, replaced, broughtBack, skipped } = plan;
+    const audit = { source, count, added, replaced, ...(broughtBack > 0 && { broughtBack }), skipped };
+    await this.records.import(this.namespace, held, plan.writes, audit, request, plan.kept);
     announce(this.namespace, ['values', 'audit', 'status']);
   }
 

@@ -172,7 +172,7 @@ describe('backups and restores in the popup (Chromium only)', function () {
     expect(moved?.[1]).to.equal(here.placeholder);
     const since = page.events.length;
     await popup.click('Restore 2 records');
-    await popup.shows('Restored from from-age.age: 2 new, 0 replaced, 1 left as they are.');
+    await popup.shows('Restored from from-age.age: 2 new, 0 replaced, 0 unchanged, 1 invalid, not restored.');
     const event = await page.until((e) => e.op === 'placeholders', since, 10_000);
     expect(event.placeholders).to.deep.equal(['fnox_proxy_00000000000000000000aaaa', here.placeholder, moved![2]].sort());
     const secrets = (await listed(page)).secrets;
@@ -208,7 +208,7 @@ describe('backups and restores in the popup (Chromium only)', function () {
     await popup.shows('What restoring does', 60_000);
     const since = page.events.length;
     await popup.click('Restore 2 records');
-    await popup.shows(`Restored from ${file.name}: 2 new, 0 replaced, 0 left as they are.`);
+    await popup.shows(`Restored from ${file.name}: 2 new, 0 replaced, 0 unchanged.`);
     // The page's document answers from memory: it lists the popup's restore once its notice came.
     await page.until((e) => e.op === 'placeholders' && e.placeholders.length === 2, since, 10_000);
     expect((await listed(page)).secrets.map((s: any) => [s.name, s.kind, s.placeholder])).to.deep.equal(before);
@@ -232,7 +232,7 @@ describe('backups and restores in the popup (Chromium only)', function () {
     expect(preview).to.match(/SHORT\s+secret\s+invalid: line 4: values shorter than 8 bytes/);
     const since = page.events.length;
     await popup.click('Restore 1 record');
-    await popup.shows('Restored from app.env: 1 new, 0 replaced, 2 left as they are.');
+    await popup.shows('Restored from app.env: 1 new, 0 replaced, 0 unchanged, 2 invalid, not restored.');
     await page.until((e) => e.op === 'placeholders' && e.placeholders.length === 1, since, 10_000);
     const [secret] = (await listed(page)).secrets;
     expect(secret).to.include({ name: 'API_KEY', kind: 'secret', source: 'import:dotenv' });

@@ -86,7 +86,10 @@ const CASES: { name: string; backup: Partial<BackupState> }[] = [
     name: 'restore-decrypting',
     backup: { task: 'restore-passphrase', fileName: 'backup.age', busy: true, stoppable: true, working: 'Decrypting the backup… this takes a few seconds.' },
   },
-  { name: 'restored', backup: { outcome: { kind: 'success', text: 'Restored from backup.age: 3 new, 1 replaced, 1 brought back, 2 left as they are.' } } },
+  {
+    name: 'restored',
+    backup: { outcome: { kind: 'success', text: 'Restored from backup.age: 3 new, 1 replaced, 1 brought back, 1 unchanged, 1 invalid, not restored.' } },
+  },
 ];
 
 function models(backup: Partial<BackupState>, theme: 'light' | 'dark', screen: PopupState['screen'] = 'unlocked') {

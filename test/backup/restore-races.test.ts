@@ -129,6 +129,18 @@ describe('a restore between its preview and its write', () => {
     expect(await decryptValue(held.key, record!)).to.equal(fromFile);
     expect(record!.revision).to.equal(2);
   });
+
+  it('audits the records it brings back from removed apart from those it replaces', async () => {
+    const records = new Records(db);
+    for (const name of ['NPM_TOKEN', 'OLD_TOKEN']) await records.write(NS, held, { name, value: canary(name), kind: 'secret', source: 'settings' });
+    await records.remove(NS, 'OLD_TOKEN');
+    const plan = await preview([`NPM_TOKEN=${canary('file')}`, `OLD_TOKEN=${canary('back')}`]);
+    const service = new BackupService({ namespace: NS, db, keys: ring(held) });
+    await service.confirm(plan);
+    service.close();
+    const [entry] = (await auditPage(db, NS, undefined, 1)).audit;
+    expect(entry).to.deep.include({ type: 'import', count: 2, added: 0, replaced: 2, broughtBack: 1, skipped: 0 });
+  });
 });
 
 describe('the first lock', () => {

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/chromium.mjs';
@@ -138,4 +138,22 @@ test('npm start listens on 127.0.0.1 only; SIGINT sent to it (what Ctrl-C sends)
   assert.equal(exit.code ?? exit.signal, 130, 'npm start ends as SIGINT says');
   assert.equal(await answers(started.vaultPort), false, 'the vault server is gone');
   assert.equal(await answers(started.demoPort), false, 'the demo server is gone');
+});
+
+test('npm start with its vault port taken says so and names the variable that moves it, with no stack', async () => {
+  const [vaultPort, demoPort] = await Promise.all([freePort(), freePort()]);
+  const taken = createServer().listen(vaultPort, '127.0.0.1');
+  await new Promise((resolve) => taken.once('listening', resolve));
+  try {
+    const child = spawn('npm', ['start'], { cwd: root, env: { ...process.env, VAULT_PORT: String(vaultPort), DEMO_PORT: String(demoPort) } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    assert.equal(code, 1, out);
+    assert.match(out, new RegExp(`port ${vaultPort} is in use.*VAULT_PORT=`));
+    assert.doesNotMatch(out, /\n\s+at /, 'no stack');
+  } finally {
+    taken.close();
+  }
 });
