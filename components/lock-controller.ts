@@ -4,6 +4,8 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { AutoLockMs, LockState } from '../src/contract.ts';
 import { AutoLock, type KeyRing, Lock, LockError, type Proof } from '../src/lock/index.ts';
+import { MIN_PASSPHRASE_LENGTH } from '../src/limits.ts';
+import { newPassphraseProblem } from '../src/validate.ts';
 import type { PopupWorld } from './popup-world.ts';
 import type { Scale, Theme } from './spectrum.ts';
 
@@ -146,7 +148,9 @@ export class LockController implements ReactiveController, PopupModel {
 
   setPassphrase(passphrase: string, again: string, proof?: Proof) {
     return this.act(async () => {
-      if (passphrase !== again) throw new LockError('mismatch', "the two passphrases aren't the same; nothing changed");
+      const problem = newPassphraseProblem(passphrase, again, MIN_PASSPHRASE_LENGTH);
+      if (problem === 'short') throw new LockError('weak-passphrase', `a passphrase needs at least ${MIN_PASSPHRASE_LENGTH} characters`);
+      if (problem === 'mismatch') throw new LockError('mismatch', "the two passphrases aren't the same; nothing changed");
       const had = this.state.lock;
       const fresh = await this.lock!.setPassphrase(passphrase, proof);
       if (fresh) await this.give(fresh);

@@ -141,3 +141,14 @@ function parseExec(exec: unknown): KernelExec {
   }
   return { kind: e.kind, argv: [...(argv as string[])] };
 }
+
+/**
+ * A new passphrase typed twice, the lock's and a backup's alike: counted and compared in NFC, as it is
+ * used (`e` and a combining accent are one character), at least `min` characters, the same both
+ * times. What is wrong, for the caller to say in its own words, or null.
+ */
+export function newPassphraseProblem(passphrase: string, again: string, min: number): 'short' | 'mismatch' | null {
+  const normalized = passphrase.normalize('NFC');
+  if ([...normalized].length < min) return 'short';
+  return normalized === again.normalize('NFC') ? null : 'mismatch';
+}

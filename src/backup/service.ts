@@ -5,6 +5,7 @@
 // person's choice and the write or the download, and are dropped with the plan.
 import type { BackupRequestKind } from '../contract.ts';
 import { MIN_BACKUP_PASSPHRASE } from '../limits.ts';
+import { newPassphraseProblem } from '../validate.ts';
 import { type HeldKey, Records, Requests, type StoredRecord, type StoredRequest, type VaultDb, announce, decryptValue, stateAt } from '../store/index.ts';
 import { SCRYPT_WORK_FACTOR, checkFileSize, isAgeHead } from './age.ts';
 import { AgeClient } from './age-client.ts';
@@ -205,8 +206,7 @@ async function opened(key: CryptoKey, records: StoredRecord[]): Promise<Map<Stor
  * both counted as the file is encrypted to them: in NFC (`e` and a combining accent are one character).
  */
 export function checkBackupPassphrase(passphrase: string, again: string): void {
-  if ([...passphrase.normalize('NFC')].length < MIN_BACKUP_PASSPHRASE) {
-    throw new BackupError(`A backup passphrase needs at least ${MIN_BACKUP_PASSPHRASE} characters. Nothing was saved.`);
-  }
-  if (passphrase.normalize('NFC') !== again.normalize('NFC')) throw new BackupError("The two passphrases aren't the same. Nothing was saved.");
+  const problem = newPassphraseProblem(passphrase, again, MIN_BACKUP_PASSPHRASE);
+  if (problem === 'short') throw new BackupError(`A backup passphrase needs at least ${MIN_BACKUP_PASSPHRASE} characters. Nothing was saved.`);
+  if (problem === 'mismatch') throw new BackupError("The two passphrases aren't the same. Nothing was saved.");
 }
