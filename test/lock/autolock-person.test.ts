@@ -7,11 +7,12 @@ import { deleteDB } from 'idb';
 import type { Stamp } from '../../src/contract.ts';
 import { Vault } from '../../src/core/index.ts';
 import { Gateway } from '../../src/gateway/index.ts';
-import { type Clock, Lock } from '../../src/lock/index.ts';
+import { Lock } from '../../src/lock/index.ts';
 import { type VaultDb, openVaultDb } from '../../src/store/index.ts';
 import { FNOX, attest, fnoxConfig } from '../helpers/attest.ts';
 import { helloPort } from '../helpers/gateway.ts';
 import { canary } from '../helpers/vault.ts';
+import { TestClock } from '../helpers/clock.ts';
 
 const NS = 'https://seven.sliccy.ai';
 const MINUTE = 60_000;
@@ -19,34 +20,6 @@ const IDLE = 15 * MINUTE;
 const PASSPHRASE = 'correct horse battery';
 const config = { name: 'test', passphraseIterations: 600_000, requestLifetimeMs: 300_000 };
 const kernel: Stamp = { pid: 42, ppid: 1, uid: 1000, gid: 1000, tag: 'cron' };
-
-/** A clock whose time moves only when the test says, firing the timers that come due. */
-class TestClock implements Clock {
-  time = Date.UTC(2026, 11, 2);
-  private timers = new Map<number, { at: number; run: () => void }>();
-  private next = 1;
-  now = () => this.time;
-  setTimeout(run: () => void, ms: number) {
-    const id = this.next++;
-    this.timers.set(id, { at: this.time + ms, run });
-    return id;
-  }
-  clearTimeout(id: unknown) {
-    this.timers.delete(id as number);
-  }
-  async advance(ms: number) {
-    const end = this.time + ms;
-    for (;;) {
-      const due = [...this.timers.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
-      this.timers.delete(due[0]);
-      this.time = due[1].at;
-      due[1].run();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    this.time = end;
-  }
-}
 
 describe('auto-lock, counting only the person', function () {
   this.timeout(60_000);
@@ -59,7 +32,7 @@ describe('auto-lock, counting only the person', function () {
   beforeEach(async () => {
     dbName = `autolock-person-${crypto.randomUUID()}`;
     db = await openVaultDb(dbName);
-    clock = new TestClock();
+    clock = new TestClock(Date.UTC(2026, 11, 2));
     vault = await Vault.open({ db, config, now: clock.now, clock });
     const lock = new Lock(db, { iterations: config.passphraseIterations, rpName: 'test', now: clock.now });
     expect(await vault.keys.give((await lock.setPassphrase(PASSPHRASE))!)).to.equal(true);

@@ -1,59 +1,17 @@
 // Auto-lock on idle (README, Key store and lock) with a clock the test moves by hand: the key is
 // dropped in every document once the idle time has passed without use, and not a moment before.
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { deleteDB } from 'idb';
-import { AutoLock, type Clock, NOTE_USE_EVERY_MS } from '../../src/lock/index.ts';
+import { AutoLock, NOTE_USE_EVERY_MS } from '../../src/lock/index.ts';
 import { AUTO_LOCK_CHOICES } from '../../src/contract.ts';
 import { openVaultDb, type VaultDb } from '../../src/store/index.ts';
 import { autoUnlock } from '../../src/lock/index.ts';
 import { KeyRing } from '../../src/lock/index.ts';
 import { Lock, LockError } from '../../src/lock/index.ts';
+import { TestClock } from '../helpers/clock.ts';
 
 const MINUTE = 60_000;
 const PASSPHRASE = 'correct horse battery';
-
-/** A clock whose time moves only when the test says, firing the timers that come due. */
-class TestClock implements Clock {
-  time = Date.UTC(2026, 11, 1);
-  private timers = new Map<number, { at: number; run: () => void }>();
-  private next = 1;
-  now = () => this.time;
-  setTimeout(run: () => void, ms: number) {
-    const id = this.next++;
-    this.timers.set(id, { at: this.time + ms, run });
-    return id;
-  }
-  clearTimeout(id: unknown) {
-    this.timers.delete(id as number);
-  }
-  get pending() {
-    return this.timers.size;
-  }
-  /** Moves time on by `ms`, firing each timer due on the way, at its own moment. */
-  async advance(ms: number) {
-    const end = this.time + ms;
-    for (;;) {
-      const due = [...this.timers.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
-      this.timers.delete(due[0]);
-      this.time = due[1].at;
-      due[1].run();
-      await settle();
-    }
-    this.time = end;
-  }
-}
-
-/** Lets IndexedDB and channel messages finish. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 60));
-
-async function until(check: () => boolean, what: string, ms = 3000) {
-  const end = performance.now() + ms;
-  while (!check()) {
-    if (performance.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 let dbName = '';
 let db: VaultDb;
@@ -64,7 +22,7 @@ describe('auto-lock', () => {
   beforeEach(async () => {
     dbName = `autolock-test-${crypto.randomUUID()}`;
     db = await openVaultDb(dbName);
-    clock = new TestClock();
+    clock = new TestClock(Date.UTC(2026, 11, 1));
   });
   afterEach(async () => {
     for (const c of closing.splice(0)) c.close();
@@ -83,7 +41,7 @@ describe('auto-lock', () => {
     const b = await KeyRing.open(db, { channel });
     closing.push(a, b);
     expect(await a.give(await lock().unlock({ passphrase: PASSPHRASE }))).to.equal(true);
-    await until(() => b.key !== null, 'the second document takes the key');
+    await waitUntil(() => b.key !== null, 'the second document takes the key', { timeout: 3000 });
     const autoA = new AutoLock(db, a, clock);
     const autoB = new AutoLock(db, b, clock);
     closing.push(autoA, autoB);
@@ -96,10 +54,9 @@ describe('auto-lock', () => {
     await Promise.all([autoA.arm(), autoB.arm()]);
     expect((await lock().state())?.autoLockMs).to.equal(15 * MINUTE);
     await clock.advance(15 * MINUTE - 1);
-    await settle();
     expect([a.key !== null, b.key !== null]).to.deep.equal([true, true]);
     await clock.advance(1);
-    await until(() => a.key === null && b.key === null, 'both documents drop the key');
+    await waitUntil(() => a.key === null && b.key === null, 'both documents drop the key', { timeout: 3000 });
   });
 
   it('starts the idle time again with every use, in whichever document it happens', async () => {
@@ -109,10 +66,9 @@ describe('auto-lock', () => {
     await clock.advance(50 * MINUTE);
     await autoB.used(); // the person: a page's put, or the popup, in the other document
     await clock.advance(59 * MINUTE);
-    await settle();
     expect([a.key !== null, b.key !== null]).to.deep.equal([true, true]);
     await clock.advance(MINUTE);
-    await until(() => a.key === null && b.key === null, 'both documents drop the key an hour after the last use');
+    await waitUntil(() => a.key === null && b.key === null, 'both documents drop the key an hour after the last use', { timeout: 3000 });
   });
 
   it('never locks by itself with the setting at never, and notes uses at most every 10 seconds', async () => {
