@@ -3,7 +3,8 @@
 import { executeServerCommand, sendMouse } from '@web/test-runner-commands';
 import type { Availability } from '../../src/contract.ts';
 import { origins } from './origins.ts';
-import { loaded, wait } from './vault.ts';
+import { loaded } from './vault.ts';
+import { readUntil } from './poll.ts';
 
 export const POPUP = '/popup.html';
 
@@ -35,11 +36,13 @@ export async function embedButton(options: { sandbox?: string; theme?: string; s
     frame,
     said,
     async until(availability, ms = 10000, since = 0) {
-      const end = Date.now() + ms;
-      while (said.at(-1) !== availability || said.length <= since) {
-        if (Date.now() > end) throw new Error(`the button said ${JSON.stringify(said)}, not ${availability}, within ${ms} ms`);
-        await wait(20);
-      }
+      await readUntil(
+        () => said,
+        () => said.at(-1) === availability && said.length > since,
+        () => `the button said ${JSON.stringify(said)}, not ${availability}`,
+        ms,
+        20,
+      );
     },
     label: () =>
       executeServerCommand('window', {
@@ -97,13 +100,7 @@ export async function embedIsolated(options: { sandbox?: string; panel?: boolean
         '/button.html',
       ) as ReturnType<IsolatedButton['look']>,
     async until(test, what, ms = 15000) {
-      const end = Date.now() + ms;
-      for (;;) {
-        const look = await button.look();
-        if (test(look)) return;
-        if (Date.now() > end) throw new Error(`the button looks ${JSON.stringify(look)}, not ${what}, within ${ms} ms`);
-        await wait(30);
-      }
+      await readUntil(button.look, test, (look) => `the button looks ${JSON.stringify(look)}, not ${what}`, ms);
     },
     click: () => executeServerCommand('window', { action: 'click-frame', url: ISOLATED, frame: '/button.html' }),
   };
@@ -165,15 +162,13 @@ export const popup = {
         "(() => { const a = document.querySelector('vault-popup').shadowRoot.activeElement; return a ? `${a.tagName.toLowerCase()}:${a.id || a.textContent.trim()}` : '' })()",
     }) as Promise<string>,
   /** Waits until the popup's text contains `text`. */
-  async shows(text: string, ms = 20000): Promise<string> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const now = await popup.text();
-      if (now.includes(text)) return now;
-      if (Date.now() > end) throw new Error(`the popup shows ${JSON.stringify(now)}, not ${JSON.stringify(text)}`);
-      await wait(30);
-    }
-  },
+  shows: (text: string, ms = 20000): Promise<string> =>
+    readUntil(
+      popup.text,
+      (now) => now.includes(text),
+      (now) => `the popup shows ${JSON.stringify(now)}, not ${JSON.stringify(text)}`,
+      ms,
+    ),
   addAuthenticator: (prf = true) => executeServerCommand('webauthn', { action: 'add', prf, target: POPUP }),
 };
 
@@ -196,11 +191,12 @@ export const panel = {
   reloadFrame: () => inEmbedder('vault.reload()') as Promise<any>,
   /** Waits until the embedder's vault frame says it is `locked` (or not). */
   async locked(locked: boolean, ms = 10000) {
-    const end = Date.now() + ms;
-    while ((await inEmbedder('vault.locked')) !== locked) {
-      if (Date.now() > end) throw new Error(`the embedder's vault frame isn't ${locked ? 'locked' : 'unlocked'} within ${ms} ms`);
-      await wait(30);
-    }
+    await readUntil(
+      () => inEmbedder('vault.locked'),
+      (now) => now === locked,
+      () => `the embedder's vault frame isn't ${locked ? 'locked' : 'unlocked'}`,
+      ms,
+    );
   },
   /** Whether the embedder shows the panel's iframe now. */
   shown: async () => (await inEmbedder(`Boolean(document.querySelector('iframe[src*="${PANEL}"]'))`)) as boolean,
@@ -219,23 +215,19 @@ export const panel = {
   evaluate: (expression: string) => panelCommand('evaluate', { expression }),
   text: () => panel.evaluate("document.querySelector('vault-panel')?.shadowRoot?.querySelector('main')?.innerText ?? ''") as Promise<string>,
   /** Waits until the panel's text contains `text`, and answers it. */
-  async shows(text: string, ms = 20000): Promise<string> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const now = await panel.text().catch(() => '');
-      if (now.includes(text)) return now;
-      if (Date.now() > end) throw new Error(`the panel shows ${JSON.stringify(now)}, not ${JSON.stringify(text)}`);
-      await wait(30);
-    }
-  },
+  shows: (text: string, ms = 20000): Promise<string> =>
+    readUntil(
+      () => panel.text().catch(() => ''),
+      (now) => now.includes(text),
+      (now) => `the panel shows ${JSON.stringify(now)}, not ${JSON.stringify(text)}`,
+      ms,
+    ),
   /** Waits until the embedder's story has `entry` (a prefix) after its first `since` entries. */
-  async told(entry: string, since = 0, ms = 15000): Promise<string[]> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const story = await panel.story();
-      if (story.slice(since).some((e) => e.startsWith(entry))) return story;
-      if (Date.now() > end) throw new Error(`the embedder's panel story is ${JSON.stringify(story)}, without ${entry}`);
-      await wait(30);
-    }
-  },
+  told: (entry: string, since = 0, ms = 15000): Promise<string[]> =>
+    readUntil(
+      panel.story,
+      (story) => story.slice(since).some((e) => e.startsWith(entry)),
+      (story) => `the embedder's panel story is ${JSON.stringify(story)}, without ${entry}`,
+      ms,
+    ),
 };

@@ -1,7 +1,7 @@
 // The key ring as an attacker would try it (README, Key store and lock), on real IndexedDB,
 // WebCrypto and BroadcastChannels in the test page's origin. Each test has its own database and its
 // own channel name, so its rings talk only to each other.
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { deleteDB } from 'idb';
 import { openVaultDb, type VaultDb } from '../../src/store/index.ts';
 import { KeyRing, type KeyMessage, Lock, autoUnlock, openDevice } from '../../src/lock/index.ts';
@@ -21,15 +21,6 @@ async function ring() {
   const opened = await KeyRing.open(db, { channel });
   rings.push(opened);
   return opened;
-}
-
-/** Waits until `check` holds, polling; fails after `ms`. */
-async function until(check: () => boolean, what: string, ms = 3000) {
-  const end = performance.now() + ms;
-  while (!check()) {
-    if (performance.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /** Lets every message on the channel arrive and be handled. */
@@ -105,7 +96,7 @@ describe('the key ring', () => {
     // The right key, unlocked again, still works everywhere.
     const again = await lock().unlock({ passphrase: PASSPHRASE });
     expect(await locked.give(again)).to.equal(true);
-    await until(() => holder.key !== null, 'the holder takes the unlocked key');
+    await waitUntil(() => holder.key !== null, 'the holder takes the unlocked key', { timeout: 3000 });
   });
 
   it('ignores unasked key messages while it holds a key', async () => {
@@ -144,7 +135,7 @@ describe('the key ring', () => {
       const locker = await ring();
       const other = await ring();
       expect(await locker.give(key)).to.equal(true);
-      await until(() => other.key !== null, 'the other document takes the key');
+      await waitUntil(() => other.key !== null, 'the other document takes the key', { timeout: 3000 });
       // Lock, and start documents before, during and right after it.
       const starting = [ring()];
       const locking = locker.lock();
@@ -184,7 +175,7 @@ describe('the key ring', () => {
     expect((refused as VaultError)?.code).to.equal('EACCES');
     expect(await popup.give(fresh!)).to.equal(true);
     // The key arrives as a structured clone: the same key, another object.
-    await until(() => frame.current !== null && frame.current.epoch > old.epoch, 'the frame takes the new key');
+    await waitUntil(() => frame.current !== null && frame.current.epoch > old.epoch, 'the frame takes the new key', { timeout: 3000 });
     const value = canary('new');
     const { record } = await new Records(db).write(NS, frame.current!, { name: 'NEW', value, kind: 'secret', source: 'settings' });
     expect(await decryptValue(await lock().unlock({ passphrase: PASSPHRASE }), record)).to.equal(value);

@@ -6,6 +6,7 @@ import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { type IsolatedButton, PANEL, embedIsolated, panel, popup } from '../helpers/lock.ts';
 import { origins } from '../helpers/origins.ts';
+import { readUntil } from '../helpers/poll.ts';
 import { canary, crossed, findCanaries, resetVault, wait } from '../helpers/vault.ts';
 
 const PASS = 'correct horse battery';
@@ -44,14 +45,15 @@ async function everythingSaid(): Promise<unknown[]> {
 
 /** '' once the embedder's frame is unlocked, or the panel's text once it says the attempt came too soon. */
 async function answerOf(ms = 20_000): Promise<string> {
-  const end = Date.now() + ms;
-  for (;;) {
-    if ((await panel.request('status')).status.locked === false) return '';
-    const now = await panel.text().catch(() => '');
-    if (now.includes('Too many failed attempts')) return now;
-    if (Date.now() > end) throw new Error(`neither unlocked nor refused as too soon within ${ms} ms: ${JSON.stringify(now)}`);
-    await wait(50);
-  }
+  // One poll, not two racing: a WebDriver session runs one command at a time, in one frame.
+  const unlockedOrText = async () => ((await panel.request('status')).status.locked === false ? '' : await panel.text().catch(() => '…'));
+  return readUntil(
+    unlockedOrText,
+    (now) => now === '' || now.includes('Too many failed attempts'),
+    (now) => `neither unlocked nor refused as too soon: ${JSON.stringify(now)}`,
+    ms,
+    50,
+  );
 }
 
 describe('the panel', function () {
@@ -123,7 +125,6 @@ describe('the panel', function () {
       expect(tries, 'attempts').to.be.at.most(3);
       await panel.fill('current', PASS);
       await panel.click('Unlock');
-      // One poll, not two racing: a WebDriver session runs one command at a time, in one frame.
       const now = await answerOf();
       if (!now) break;
       await wait(Number(/try again in (\d+) second/.exec(now)![1]) * 1000);
