@@ -199,17 +199,27 @@ export class AgentSession {
     return (await this.vault.reads.newestScrubber(this.namespace))?.scrubber;
   }
 
-  private clean<T>(value: T, scrubber: Scrubber | undefined, depth = 0): T {
-    if (!scrubber || depth > 8) return value;
-    if (typeof value === 'string') return scrubber.redact(value).text as T;
-    if (Array.isArray(value)) return value.map((v) => this.clean(v, scrubber, depth + 1)) as T;
-    if (!value || typeof value !== 'object' || value instanceof Uint8Array) return value;
-    const out: Record<string, unknown> = {};
-    for (const k in value) {
-      const v = (value as Record<string, unknown>)[k];
-      out[k] = SCRUBBED.has(k) ? v : this.clean(v, scrubber, depth + 1);
+  /** A copy of `value` with every string scrubbed, at any depth (a stack, not recursion): but the fields in SCRUBBED, already clean. */
+  private clean<T>(value: T, scrubber: Scrubber | undefined): T {
+    if (!scrubber) return value;
+    const root: Record<string, unknown> = { value };
+    type Holder = Record<string | number, unknown>;
+    const stack: [Holder, string | number][] = [[root, 'value']];
+    while (stack.length > 0) {
+      const [holder, key] = stack.pop()!;
+      const v = holder[key];
+      if (typeof v === 'string') holder[key] = scrubber.redact(v).text;
+      else if (Array.isArray(v)) {
+        const out = v.slice();
+        holder[key] = out;
+        for (let i = 0; i < out.length; i++) stack.push([out as unknown as Holder, i]);
+      } else if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
+        const out: Record<string, unknown> = { ...(v as Record<string, unknown>) };
+        holder[key] = out;
+        for (const k in out) if (!SCRUBBED.has(k)) stack.push([out, k]);
+      }
     }
-    return out as T;
+    return root.value as T;
   }
 
   private cleanError(error: unknown, scrubber: Scrubber | undefined): unknown {
