@@ -42,7 +42,10 @@ const stream = <O extends 'redactStream' | 'idle' | 'end' | 'drop'>(op: O): OpPa
 });
 
 /** Each agent op: its fields and its parser. */
-export const AGENT_PARSERS: Record<string, OpParser<AgentCommand>> = {
+/** One parser per op of the contract's agent role: a missing or unknown op fails `tsc`. */
+export type OpTable<Ops extends { op: string }, C> = { readonly [O in Ops['op']]: OpParser<C> };
+
+export const AGENT_PARSERS: OpTable<AgentOp, AgentCommand> = {
   redact: {
     fields: ['texts'],
     parse: ({ texts }) => {
@@ -111,7 +114,7 @@ function scopes(value: unknown): string[] {
  * and field names the agent sent never go back into a message.
  */
 export function parseAgentCommand(op: string, fields: Fields): AgentCommand {
-  const parser = Object.hasOwn(AGENT_PARSERS, op) ? AGENT_PARSERS[op] : undefined;
+  const parser = Object.hasOwn(AGENT_PARSERS, op) ? AGENT_PARSERS[op as AgentOp['op']] : undefined;
   if (!parser) throw new VaultError('EACCES', 'that op is not an op of the agent role');
   for (const field in fields) if (!parser.fields.includes(field)) throw einval(`${op} takes only ${parser.fields.join(', ')}`);
   return parser.parse(fields, []);

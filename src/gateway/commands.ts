@@ -2,8 +2,8 @@
 // request's `unknown` fields into a typed command, or throws EINVAL naming the field that is wrong;
 // the op families' own parsers (/dev/sealed, forward, the agent's) sit in their folders. Nothing
 // below the parsers sees `unknown`. Pure, but for the transferred port.
-import { type OpParser, parseAgentCommand } from '../agent/index.ts';
-import type { ErrorBody, SealFields, SealedRequest, Stamp } from '../contract.ts';
+import { type OpParser, type OpTable, parseAgentCommand } from '../agent/index.ts';
+import type { ErrorBody, Op, SealFields, SealedRequest, Stamp } from '../contract.ts';
 import { VaultError, einval, errorBody } from '../errors.ts';
 import { type ForwardRequest, parseForward } from '../forward/index.ts';
 import { checkUnregister } from '../inject/index.ts';
@@ -62,7 +62,7 @@ function recordInput(fields: Fields, source: RecordInput['source']): RecordInput
 const none = <C>(command: C): OpParser<C> => ({ fields: [], parse: () => command });
 
 /** Each page op: its fields (any other is EINVAL) and its parser. */
-export const PAGE_OPS: Record<string, OpParser<PageCommand>> = {
+export const PAGE_OPS: OpTable<Op, PageCommand> = {
   status: none({ op: 'status' }),
   placeholders: none({ op: 'placeholders' }),
   list: none({ op: 'list' }),
@@ -149,7 +149,7 @@ export const PAGE_OPS: Record<string, OpParser<PageCommand>> = {
  * hasn't, EINVAL for a wrong field.
  */
 export function parsePageCommand(op: string, fields: Fields, ports: readonly MessagePort[]): PageCommand & { person?: true } {
-  const parser = Object.hasOwn(PAGE_OPS, op) ? PAGE_OPS[op] : undefined;
+  const parser = Object.hasOwn(PAGE_OPS, op) ? PAGE_OPS[op as Op['op']] : undefined;
   if (!parser) throw new VaultError('ENOTSUP', `${op} is not an op of this vault`);
   for (const field in fields) if (!parser.fields.includes(field)) throw einval(`${op} has no field ${field || '""'}`);
   const command = parser.parse(fields, ports);

@@ -180,7 +180,8 @@ function hostileRequest(random: Random, id: number, placeholder: string): Record
   // The streams' ops twice as often: a push reaches past its parser only on a stream opened before.
   const op = pick(random, [...Object.keys(PAGE_OPS), ...AGENT_OPS, 'redactStream', 'push', 'toString', '__proto__', 'hasOwnProperty', '', 'x'.repeat(65)]);
   const fields: Record<string, unknown> = {};
-  const known = Object.hasOwn(PAGE_OPS, op) ? PAGE_OPS[op]!.fields : Object.hasOwn(AGENT_PARSERS, op) ? AGENT_PARSERS[op]!.fields : [];
+  const tables: Record<string, { fields: readonly string[] }>[] = [PAGE_OPS, AGENT_PARSERS];
+  const known = tables.find((table) => Object.hasOwn(table, op))?.[op]?.fields ?? [];
   // Now and then a tame one: only the fields an op needs, each near what it wants.
   const tame = random() < 0.3;
   for (const field of known) {
