@@ -81,8 +81,7 @@ export class Reads {
   async welcome(namespace: string): Promise<VaultStatus> {
     const { served } = this.parts;
     // The read made as the vault opened serves the first hello, if it is that namespace's.
-    const early = served.early?.namespace === namespace ? served.early.summary : undefined;
-    served.early = undefined;
+    const early = served.takeEarly(namespace);
     if (served.has(namespace)) {
       await served.serve(namespace);
       return this.status(namespace);

@@ -47,11 +47,33 @@ export class Served {
   private readonly listeners = new Set<ChangeListener>();
   private expiryTimer?: ReturnType<typeof setTimeout>;
   /** The lock kinds set: vault-wide, read at open and again when a document says the lock changed. */
-  lockState: LockState = null;
+  private lock: LockState = null;
   /** The expected namespace's small read, for its first `welcome`; dropped at any notice meanwhile. */
-  early?: { namespace: string; summary: Promise<NamespaceSummary | null> };
+  private early?: { namespace: string; summary: Promise<NamespaceSummary | null> };
 
   constructor(private readonly parts: ServedParts) {}
+
+  get lockState(): LockState {
+    return this.lock;
+  }
+
+  /** As the vault opens: the lock as read, and the expected namespace's small read, if any. */
+  opened(lock: LockState, early?: { namespace: string; summary: Promise<NamespaceSummary | null> }) {
+    this.lock = lock;
+    this.early = early;
+  }
+
+  /** The lock may have changed: read it again. */
+  async lockChanged(): Promise<void> {
+    this.lock = await readLock(this.parts.db);
+  }
+
+  /** The early read, for the first `welcome` of its namespace only; gone once asked for. */
+  takeEarly(namespace: string): Promise<NamespaceSummary | null> | undefined {
+    const early = this.early?.namespace === namespace ? this.early.summary : undefined;
+    this.early = undefined;
+    return early;
+  }
 
   /** The namespaces held in memory. */
   held(): string[] {
@@ -141,7 +163,7 @@ export class Served {
     // The lock or auto-lock's setting may have changed: look at the idle time again.
     if (message.namespace === null && message.changes.includes('status')) void this.parts.autoLock().arm();
     if (message.namespace === null) {
-      this.lockState = await readLock(this.parts.db);
+      await this.lockChanged();
       for (const namespace of this.states.keys()) await this.reload(namespace);
     } else {
       const held = this.states.get(message.namespace);

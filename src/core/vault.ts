@@ -103,13 +103,12 @@ export class Vault {
     }
     const keys = await opening;
     const vault = new Vault(db, keys, { ...options, config }, bus);
-    vault.served.early = early;
-    vault.served.lockState = await locking;
+    vault.served.opened(await locking, early);
     // The notices heard before the vault's own handler listened go through it now: one of the
     // expected namespace drops the early read, one of the lock reads the lock again.
     for (const message of missed) void vault.served.fromBus(message);
     keys.onChange(async () => {
-      vault.served.lockState = await readLock(db);
+      await vault.served.lockChanged();
       for (const namespace of vault.served.held()) vault.scrubbers.refresh(namespace).catch(() => undefined);
       await vault.served.notify(null, ['status']);
     });
