@@ -2,10 +2,12 @@
 // its agent worker. `redact` scrubs a text at once; the stream scrubs as you type, with
 // `redactStream`, `push` for each new piece, `idle` after the vault's idleMs, and `end`. Its
 // credentials: the records it may reference, a model credential by provider (what pi-ai's
-// CredentialStore reads), a sign-in asked of the person (`grant`) and a renewal (`refresh`).
+// CredentialStore reads), an MCP server's credentials, a sign-in asked of the person (`grant`) and a
+// renewal (`refresh`).
 import { LitElement, css, html } from 'lit';
 import type { AgentRecord, ScrubHit } from '../src/contract.ts';
-import { type AgentPort, VaultError, explain } from './vault-client.ts';
+import { type AgentPort, VaultError, problem, retold } from './vault-client.ts';
+import { badge, time } from './format.ts';
 import { panelStyles } from './styles.ts';
 
 const enc = new TextEncoder();
@@ -23,20 +25,25 @@ export class AgentPanel extends LitElement {
     registered: { state: true },
     records: { state: true },
     credential: { state: true },
+    credentialError: { state: true },
+    registerError: { state: true },
     asked: { state: true },
   };
   declare openAgent: () => Promise<AgentPort>;
   declare agent: AgentPort | null;
-  declare error: string;
+  /** The last error of the port, the redact or the stream, shown in plain words. */
+  declare error: unknown;
   declare redacted: string | null;
   declare hits: ScrubHit[];
   declare output: string;
   declare streamHits: ScrubHit[] | null;
   declare streamState: string;
   declare registered: string;
+  declare registerError: unknown;
   declare records: AgentRecord[] | null;
   /** What the last credential op answered, as shown. */
   declare credential: string;
+  declare credentialError: unknown;
   /** The agent's requests (`grant`, `refresh`) and the state each was read at. */
   declare asked: { op: 'grant' | 'refresh'; request: string; what: string; state: string }[];
 
@@ -60,23 +67,28 @@ export class AgentPanel extends LitElement {
   constructor() {
     super();
     this.agent = null;
-    this.error = '';
+    this.error = null;
     this.redacted = null;
     this.hits = [];
     this.output = '';
     this.streamHits = null;
     this.streamState = 'no stream open';
     this.registered = '';
+    this.registerError = null;
     this.records = null;
     this.credential = '';
+    this.credentialError = null;
     this.asked = [];
   }
 
-  private async credentialOp(run: () => Promise<string>) {
+  /** Runs a credential op; `missing` says what to do when the vault has none (`ENOENT`). */
+  private async credentialOp(run: () => Promise<string>, missing?: string) {
+    this.credential = '';
+    this.credentialError = null;
     try {
       this.credential = await run();
     } catch (error) {
-      this.credential = explain(error);
+      this.credentialError = missing && error instanceof VaultError && error.code === 'ENOENT' ? retold(error, missing) : error;
     }
   }
 
@@ -97,7 +109,18 @@ export class AgentPanel extends LitElement {
     return this.credentialOp(async () => {
       const m = await this.agent!.request('model', { provider });
       return `${m.name} is ${m.placeholder}: pi-ai puts it where the key goes; the vault fills the key in for ${m.baseUrls.join(', ')} only.`;
-    });
+    }, `No model key is bound to ${provider}: add one in Settings › Secrets, kind model, provider ${provider}.`);
+  }
+
+  private mcp(event: SubmitEvent) {
+    const server = this.field(event, 'mcp-server');
+    return this.credentialOp(async () => {
+      const m = await this.agent!.request('mcp', { server });
+      const keys = m.credentials.map((c) => `${c.name} is ${c.placeholder}`).join(', ');
+      return keys
+        ? `${m.server} is ${m.url}. ${keys}: the agent puts it in its MCP requests; the vault fills it in for that server only.`
+        : `${m.server} is ${m.url}, and no MCP key is bound to it: add one in Settings › Secrets, kind mcp, server URL ${m.url}.`;
+    }, `No MCP server ${server} is registered: register it under Endpoints below, or name it by its URL.`);
   }
 
   private grant(event: SubmitEvent) {
@@ -117,7 +140,7 @@ export class AgentPanel extends LitElement {
     return this.credentialOp(async () => {
       const reply = await this.agent!.request('refresh', { name });
       if ('state' in reply && reply.state === 'fresh')
-        return `${name} is fresh${'expiresAt' in reply && reply.expiresAt ? ` until ${new Date(reply.expiresAt).toLocaleString()}` : ''}: nothing to renew.`;
+        return `${name} is fresh${'expiresAt' in reply && reply.expiresAt ? ` until ${time(reply.expiresAt)}` : ''}: nothing to renew.`;
       const request = (reply as { request: string }).request;
       this.asked = [...this.asked, { op: 'refresh', request, what: `renew ${name}`, state: 'pending' }];
       return `Asked the page to renew ${name} (request ${request}).`;
@@ -149,20 +172,22 @@ export class AgentPanel extends LitElement {
       ...(field('model') && { model: [field('model')] }),
       ...(field('mcp') && { mcp: [{ server: field('server') || 'tools', url: field('mcp'), ...(names.length && { names }) }] }),
     };
+    this.registered = '';
+    this.registerError = null;
     try {
       await this.agent!.request('endpoints', fields);
       this.registered = `Registered ${[fields.model?.[0], fields.mcp?.[0]?.url].filter(Boolean).join(' and ')}. Rules that reach only these are refused now (Settings › Secrets).`;
     } catch (error) {
-      this.registered = explain(error);
+      this.registerError = error;
     }
   }
 
   private async connect() {
     try {
       this.agent = await this.openAgent();
-      this.error = '';
+      this.error = null;
     } catch (error) {
-      this.error = explain(error);
+      this.error = error;
     }
   }
 
@@ -172,16 +197,16 @@ export class AgentPanel extends LitElement {
       const reply = await this.agent!.request('redact', { texts: [text] });
       this.redacted = String(reply.texts[0]);
       this.hits = reply.hits;
-      this.error = '';
+      this.error = null;
     } catch (error) {
-      this.error = explain(error);
+      this.error = error;
     }
   }
 
   /** Runs stream work one step after another, in the order it was typed. */
   private queue(step: () => Promise<void>) {
     this.chain = this.chain.then(step).catch((error) => {
-      this.error = explain(error);
+      this.error = error;
     });
     return this.chain;
   }
@@ -266,16 +291,16 @@ export class AgentPanel extends LitElement {
         <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" @click=${this.connect}>
           <span class="spectrum-Button-label">Say hello as the agent</span>
         </button>
-        ${this.error ? html`<p class="warn error" role="alert">${this.error}</p>` : ''}
+        ${problem(this.error)}
       </section>`;
     }
     return html`
       <section class="card">
         <h2>Agent port <span class="badge active">agent</span></h2>
         <p class="hint">Paste something that holds one of your values: the vault gives it back with the placeholder, or <code>[redacted:NAME]</code> for an encoded form.</p>
-        ${this.error ? html`<p class="warn error" role="alert">${this.error}</p>` : ''}
-        <h3>redact</h3>
-        <textarea id="redact-text" aria-label="text to redact" spellcheck="false"></textarea>
+        ${problem(this.error)}
+        <label class="block" for="redact-text">A text to redact</label>
+        <textarea id="redact-text" spellcheck="false"></textarea>
         <div class="row">
           <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" @click=${this.redact}>
             <span class="spectrum-Button-label">Redact</span>
@@ -289,7 +314,8 @@ export class AgentPanel extends LitElement {
           Each keystroke is pushed; the vault releases what can't become a value at once and holds the rest. After ${this.stream?.idleMs ?? 250} ms
           without input it lets a short held tail through.
         </p>
-        <textarea id="stream-text" aria-label="stream input" spellcheck="false" @input=${this.typed}></textarea>
+        <label class="block" for="stream-text">What a program prints, typed key by key</label>
+        <textarea id="stream-text" spellcheck="false" @input=${this.typed}></textarea>
         <div class="row">
           <span class="muted">${this.streamState}</span>
           <button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeS" @click=${this.endStream}>
@@ -313,14 +339,21 @@ export class AgentPanel extends LitElement {
             ? this.records.length
               ? html`<table data-testid="agent-records">
                   <thead><tr><th>name</th><th>kind</th><th>provider</th><th>placeholder</th><th>state</th></tr></thead>
-                  <tbody>${this.records.map((r) => html`<tr data-record=${r.name}><td>${r.name}</td><td>${r.kind}</td><td>${r.provider ?? ''}</td><td><code>${r.placeholder}</code></td><td>${r.state}</td></tr>`)}</tbody>
+                  <tbody>${this.records.map((r) => {
+                    const b = badge(r);
+                    return html`<tr data-record=${r.name}><td>${r.name}</td><td>${r.kind}</td><td>${r.provider ?? ''}</td><td><code>${r.placeholder}</code></td><td><span class="badge ${b.tone}" title=${b.means}>${b.label}</span></td></tr>`;
+                  })}</tbody>
                 </table>`
               : html`<p class="muted">No records.</p>`
             : ''
         }
         <form class="row" @submit=${this.model}>
-          <label class="grow">Model credential for<input name="provider" required placeholder="anthropic" /></label>
-          <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" type="submit"><span class="spectrum-Button-label">Look up</span></button>
+          <label class="grow">Model key for the provider (an id or a base URL)<input name="provider" required placeholder="anthropic" /></label>
+          <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" type="submit"><span class="spectrum-Button-label">Look up the model key</span></button>
+        </form>
+        <form class="row" @submit=${this.mcp}>
+          <label class="grow">MCP keys for the server (a registered name or URL)<input name="mcp-server" required placeholder="tools" /></label>
+          <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" type="submit"><span class="spectrum-Button-label">Look up the server's keys</span></button>
         </form>
         <form class="row" @submit=${this.grant}>
           <label class="grow">Ask the person to sign in to<input name="grant-provider" required placeholder="github" /></label>
@@ -331,7 +364,7 @@ export class AgentPanel extends LitElement {
           <label class="grow">Renew the sign-in value<input name="refresh-name" required placeholder="GITHUB_TOKEN" /></label>
           <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" type="submit"><span class="spectrum-Button-label">Refresh</span></button>
         </form>
-        ${this.credential ? html`<p class="ok" role="status" data-testid="credential">${this.credential}</p>` : ''}
+        ${this.credential ? html`<p class="ok" role="status" data-testid="credential">${this.credential}</p>` : problem(this.credentialError)}
         ${
           this.asked.length
             ? html`<ul data-testid="asked">${this.asked.map((a) => html`<li data-request=${a.request}>${a.what}: <strong>${a.state}</strong></li>`)}</ul>
@@ -353,7 +386,7 @@ export class AgentPanel extends LitElement {
             <span class="spectrum-Button-label">Register</span>
           </button>
         </form>
-        ${this.registered ? html`<p class="ok">${this.registered}</p>` : ''}
+        ${this.registered ? html`<p class="ok">${this.registered}</p>` : problem(this.registerError)}
       </section>
     `;
   }

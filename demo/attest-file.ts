@@ -41,28 +41,28 @@ export class AttestFile extends LitElement {
       <h3>
         <label class="check"
           ><input type="checkbox" .checked=${this.include} @change=${(e: Event) => this.dispatchEvent(new CustomEvent('include', { detail: (e.target as HTMLInputElement).checked }))} />
-          <code>${c.path}</code></label
+          Send <code id="path">${c.path}</code></label
         >
       </h3>
-      <textarea aria-label="${c.path} text" spellcheck="false" .value=${c.text} @input=${(e: Event) => this.set({ text: str(e) })}></textarea>
+      <textarea aria-labelledby="path" spellcheck="false" .value=${c.text} @input=${(e: Event) => this.set({ text: str(e) })}></textarea>
       <div class="row">
-        <label>uid<input class="num" type="number" aria-label="${c.path} uid" .value=${String(c.uid)} @change=${(e: Event) => this.set({ uid: num(e) })} /></label>
+        <label>uid<input class="num" type="number" .value=${String(c.uid)} @change=${(e: Event) => this.set({ uid: num(e) })} /></label>
         <label>gid<input class="num" type="number" .value=${String(c.gid)} @change=${(e: Event) => this.set({ gid: num(e) })} /></label>
-        <label>mode (octal)<input class="num mono" aria-label="${c.path} mode" .value=${c.mode} @change=${(e: Event) => this.set({ mode: str(e) })} /></label>
-        <label>kernel users<select aria-label="${c.path} users" .value=${c.users} @change=${(e: Event) => this.set({ users: str(e) as FileChoice['users'] })}>
+        <label>mode (octal)<input class="num mono" .value=${c.mode} @change=${(e: Event) => this.set({ mode: str(e) })} /></label>
+        <label>kernel users<select .value=${c.users} @change=${(e: Event) => this.set({ users: str(e) as FileChoice['users'] })}>
           <option>enforce</option><option>report</option><option>off</option>
         </select></label>
         <label class="check"><input type="checkbox" .checked=${c.onRootFs} @change=${(e: Event) => this.set({ onRootFs: (e.target as HTMLInputElement).checked })} />on the root fs</label>
         <label class="check"><input type="checkbox" .checked=${c.wrongSha256} @change=${(e: Event) => this.set({ wrongSha256: (e.target as HTMLInputElement).checked })} />claim a wrong sha256</label>
       </div>
       <table>
-        <thead><tr><th>parent directory</th><th>uid</th><th>mode (octal)</th></tr></thead>
+        <thead><tr><th>parent directory</th><th id="parent-uid">uid</th><th id="parent-mode">mode (octal)</th></tr></thead>
         <tbody>
           ${c.parents.map(
             (p, i) => html`<tr>
-              <td><code>${p.path}</code></td>
-              <td><input type="number" .value=${String(p.uid)} @change=${(e: Event) => this.setParent(i, { uid: num(e) })} /></td>
-              <td><input class="mono" .value=${p.mode} @change=${(e: Event) => this.setParent(i, { mode: str(e) })} /></td>
+              <td><code id="parent-${i}">${p.path}</code></td>
+              <td><input type="number" aria-labelledby="parent-uid parent-${i}" .value=${String(p.uid)} @change=${(e: Event) => this.setParent(i, { uid: num(e) })} /></td>
+              <td><input class="mono" aria-labelledby="parent-mode parent-${i}" .value=${p.mode} @change=${(e: Event) => this.setParent(i, { mode: str(e) })} /></td>
             </tr>`,
           )}
         </tbody>

@@ -1,7 +1,7 @@
 // The audit log of Settings › Secrets: the first page comes with `list`, older ones with `audit`.
 import { LitElement, html } from 'lit';
 import type { AuditEntry } from '../src/contract.ts';
-import { type PagePort, explain } from './vault-client.ts';
+import { type PagePort, problem } from './vault-client.ts';
 import { auditText, time } from './format.ts';
 import { panelStyles } from './styles.ts';
 
@@ -20,7 +20,7 @@ export class AuditLog extends LitElement {
   declare firstMore: boolean;
   declare older: AuditEntry[];
   declare more: boolean | null;
-  declare error: string;
+  declare error: unknown;
   static override styles = panelStyles;
 
   constructor() {
@@ -29,7 +29,7 @@ export class AuditLog extends LitElement {
     this.firstMore = false;
     this.older = [];
     this.more = null;
-    this.error = '';
+    this.error = null;
   }
 
   override willUpdate(changed: Map<string, unknown>) {
@@ -47,7 +47,7 @@ export class AuditLog extends LitElement {
       this.older = [...this.older, ...page.audit];
       this.more = page.more;
     } catch (error) {
-      this.error = explain(error);
+      this.error = error;
     }
   }
 
@@ -55,6 +55,7 @@ export class AuditLog extends LitElement {
     const entries = [...this.first, ...this.older];
     const more = this.more ?? this.firstMore;
     return html`
+      <div class="scroll">
       <table>
         <thead><tr><th>#</th><th>When</th><th>Type</th><th>What</th></tr></thead>
         <tbody>
@@ -68,6 +69,7 @@ export class AuditLog extends LitElement {
           )}
         </tbody>
       </table>
+      </div>
       ${entries.length === 0 ? html`<p class="muted">Nothing yet.</p>` : ''}
       ${
         more
@@ -78,7 +80,7 @@ export class AuditLog extends LitElement {
           </div>`
           : ''
       }
-      ${this.error ? html`<p class="error">${this.error}</p>` : ''}
+      ${problem(this.error)}
     `;
   }
 }

@@ -3,7 +3,7 @@
 // vault's events, and shows one panel at a time. It speaks only the vault's protocol.
 import { LitElement, css, html } from 'lit';
 import type { Availability, VaultList, VaultStatus } from '../src/contract.ts';
-import { AgentPort, type PagePort, connect, explain } from './vault-client.ts';
+import { AgentPort, type PagePort, connect, problem, retold } from './vault-client.ts';
 import { panelStyles, tokenSheets } from './styles.ts';
 import './lock-button.ts';
 import './status-bar.ts';
@@ -37,7 +37,7 @@ export class DemoApp extends LitElement {
   declare status: VaultStatus | null;
   declare list: VaultList | null;
   declare availability: Availability | null;
-  declare error: string;
+  declare error: unknown;
   declare tab: Tab;
 
   static override styles = [
@@ -108,7 +108,7 @@ export class DemoApp extends LitElement {
     this.status = null;
     this.list = null;
     this.availability = null;
-    this.error = '';
+    this.error = null;
     this.tab = this.fromHash();
     addEventListener('hashchange', () => (this.tab = this.fromHash()));
   }
@@ -122,7 +122,7 @@ export class DemoApp extends LitElement {
     try {
       this.vaultOrigin = (await (await fetch('/demo-env.json')).json()).vaultOrigin;
     } catch (error) {
-      this.error = `no /demo-env.json: ${explain(error)}`;
+      this.error = retold(error, `The demo server gave no /demo-env.json, so the demo doesn't know where the vault is: start it with npm start.`);
       return;
     }
     try {
@@ -143,7 +143,7 @@ export class DemoApp extends LitElement {
       this.page = page;
       await this.refresh();
     } catch (error) {
-      this.error = `the vault refused the hello: ${explain(error)}`;
+      this.error = retold(error, `The vault didn't welcome this page: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
@@ -155,7 +155,7 @@ export class DemoApp extends LitElement {
       this.list = list;
       this.status = status;
     } catch (error) {
-      this.error = explain(error);
+      this.error = error;
     }
   };
 
@@ -183,13 +183,13 @@ export class DemoApp extends LitElement {
         ${TABS.map(([id, label]) => html`<a href="#${id}" aria-current=${this.tab === id ? 'page' : 'false'}>${label}</a>`)}
       </nav>
       <main>
-        ${this.error ? html`<p class="warn error" role="alert">${this.error}</p>` : ''}
+        ${problem(this.error)}
         ${
           ready
             ? html`
               <demo-secrets ?hidden=${this.tab !== 'secrets'} .page=${this.page} .list=${this.list} .status=${this.status} .refresh=${this.refresh}></demo-secrets>
               <demo-policy ?hidden=${this.tab !== 'policy'} .page=${this.page} .list=${this.list} .status=${this.status}></demo-policy>
-              <demo-sealed ?hidden=${this.tab !== 'sealed'} .page=${this.page} .list=${this.list}></demo-sealed>
+              <demo-sealed ?hidden=${this.tab !== 'sealed'} .page=${this.page} .list=${this.list} .waiting=${this.status?.waiting ?? []}></demo-sealed>
               <demo-forward ?hidden=${this.tab !== 'forward'} .page=${this.page} .list=${this.list}></demo-forward>
               <demo-agent ?hidden=${this.tab !== 'agent'} .openAgent=${this.openAgent}></demo-agent>
             `

@@ -4,7 +4,7 @@
 // through the vault's response port, and what comes out scrubbed is shown.
 import { LitElement, css, html } from 'lit';
 import type { ExitName, ForwardResult, RawTraits, RequestHead, Stamp, VaultList } from '../src/contract.ts';
-import { type PagePort, explain } from './vault-client.ts';
+import { type PagePort, problem } from './vault-client.ts';
 import { type Scrubbed, echoResponse, filledIn, mask, relay } from './echo.ts';
 import { panelStyles } from './styles.ts';
 
@@ -60,7 +60,8 @@ export class ForwardTester extends LitElement {
   declare result: ForwardResult | null;
   declare echoed: Scrubbed | null;
   declare reveal: boolean;
-  declare error: string;
+  /** Why nothing was forwarded, in plain words: a refusal (the raw reply) is shown apart. */
+  declare error: unknown;
   /** Sent only when not empty: the vault needs a body for MCP requests alone. */
   declare body: string;
   private edited = false;
@@ -71,7 +72,7 @@ export class ForwardTester extends LitElement {
       textarea {
         min-block-size: 6em;
       }
-      textarea[aria-label='body'] {
+      #body {
         min-block-size: 3em;
       }
       input.num {
@@ -99,7 +100,7 @@ export class ForwardTester extends LitElement {
     this.result = null;
     this.echoed = null;
     this.reveal = false;
-    this.error = '';
+    this.error = null;
     this.body = '';
   }
 
@@ -135,7 +136,7 @@ export class ForwardTester extends LitElement {
     };
     this.error =
       MODEL_SHAPES[provider] || provider.startsWith('https://')
-        ? ''
+        ? null
         : `Type the URL of a ${provider} model endpoint: the demo knows the shapes of ${Object.keys(MODEL_SHAPES).join(', ')}.`;
     this.method = 'POST';
     this.url = shape.url;
@@ -146,7 +147,7 @@ export class ForwardTester extends LitElement {
   }
 
   private async send() {
-    this.error = '';
+    this.error = null;
     this.result = null;
     this.echoed = null;
     this.reveal = false;
@@ -164,7 +165,7 @@ export class ForwardTester extends LitElement {
       else channel.port1.close();
     } catch (error) {
       channel.port1.close();
-      this.error = explain(error);
+      this.error = error;
     }
   }
 
@@ -228,23 +229,23 @@ ${e.head.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}</pre>`
           built into this page answers instead.
         </p>
         <div class="row">
-          <label>Method<select aria-label="method" .value=${this.method} @change=${(e: Event) => (this.method = str(e))}>
+          <label>Method<select .value=${this.method} @change=${(e: Event) => (this.method = str(e))}>
             ${METHODS.map((m) => html`<option ?selected=${m === this.method}>${m}</option>`)}
           </select></label>
-          <label class="grow">URL<input aria-label="url" .value=${this.url} @input=${(e: Event) => (this.url = str(e))} /></label>
+          <label class="grow">URL<input .value=${this.url} @input=${(e: Event) => (this.url = str(e))} /></label>
         </div>
         <label class="block"><span>Headers, one <code>Name: value</code> a line</span>
-          <textarea aria-label="headers" spellcheck="false" .value=${this.headers} @input=${(e: Event) => ((this.headers = str(e)), (this.edited = true))}></textarea>
+          <textarea spellcheck="false" .value=${this.headers} @input=${(e: Event) => ((this.headers = str(e)), (this.edited = true))}></textarea>
         </label>
         <label class="block"><span>Body (sent to the vault for a model or MCP request, which comes back scrubbed)</span>
-          <textarea aria-label="body" spellcheck="false" .value=${this.body} @input=${(e: Event) => (this.body = str(e))}></textarea>
+          <textarea id="body" spellcheck="false" .value=${this.body} @input=${(e: Event) => (this.body = str(e))}></textarea>
         </label>
         <div class="row">
-          <label>Authorization for<select aria-label="secret" @change=${(e: Event) => this.useSecret(str(e))}>
+          <label>Authorization for<select @change=${(e: Event) => this.useSecret(str(e))}>
             ${this.secrets.map((s) => html`<option value=${s.placeholder}>${s.name}</option>`)}
           </select></label>
-          <label>Exit<input aria-label="exit" list="exits" .value=${this.exit} @change=${(e: Event) => (this.exit = str(e))} /></label>
-          <datalist id="exits"><option>page</option><option>proxy</option><option>tailscale</option><option>device:lars-air</option></datalist>
+           <label>Exit<input list="exits" .value=${this.exit} @change=${(e: Event) => (this.exit = str(e))} /></label>
+          <datalist id="exits"><option>page</option><option>proxy</option><option>tailscale</option><option>device:my-laptop</option></datalist>
           <label class="check"><input type="checkbox" .checked=${!!this.traits.manualRedirects} @change=${(e: Event) => (this.traits = { ...this.traits, manualRedirects: (e.target as HTMLInputElement).checked })} />manual redirects</label>
           <label class="check"><input type="checkbox" .checked=${!!this.traits.encodedBodies} @change=${(e: Event) => (this.traits = { ...this.traits, encodedBodies: (e.target as HTMLInputElement).checked })} />encoded bodies</label>
           <label>owner uid<input class="num" type="number" .value=${String(this.owner.uid)} @change=${(e: Event) => (this.owner = { ...this.owner, uid: Number(str(e)) })} /></label>
@@ -256,7 +257,7 @@ ${e.head.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}</pre>`
             <span class="spectrum-Button-label">Forward</span>
           </button>
         </div>
-        ${this.error ? html`<p class="warn error" role="alert">${this.error}</p>` : ''}
+        ${problem(this.error)}
         ${
           r && 'refused' in r
             ? html`<p class="warn" data-testid="refused"><span class="badge refuse">refused ${r.refused.status}</span> ${r.refused.reason}</p>`

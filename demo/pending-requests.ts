@@ -4,7 +4,7 @@
 // name. Any request can be cancelled. Prompts, scopes and accounts are the asker's untrusted text.
 import { LitElement, html } from 'lit';
 import type { PendingRequest, RecordKind, SecretView } from '../src/contract.ts';
-import { type PagePort, plain } from './vault-client.ts';
+import { type PagePort, problem } from './vault-client.ts';
 import { time } from './format.ts';
 import { panelStyles } from './styles.ts';
 
@@ -38,12 +38,14 @@ export class PendingRequests extends LitElement {
     waiting: { attribute: false },
     secrets: { attribute: false },
     outcome: { state: true },
+    failure: { state: true },
   };
   declare page: PagePort;
   declare waiting: PendingRequest[];
   /** Settings' records: a renewal seals the same kind and provider as the record it renews. */
   declare secrets: SecretView[];
   declare outcome: string;
+  declare failure: unknown;
   static override styles = panelStyles;
 
   constructor() {
@@ -51,6 +53,7 @@ export class PendingRequests extends LitElement {
     this.waiting = [];
     this.secrets = [];
     this.outcome = '';
+    this.failure = null;
   }
 
   /** Reads the form and clears its value field at once: the value leaves the page with the request. */
@@ -66,6 +69,8 @@ export class PendingRequests extends LitElement {
 
   private async answer(event: SubmitEvent, request: PendingRequest) {
     const { field, value, ...expiry } = this.take(event);
+    this.outcome = '';
+    this.failure = null;
     try {
       if (request.kind === 'value') {
         const { state } = await this.page.request('put', { name: request.name!, value, request: request.id });
@@ -98,16 +103,18 @@ export class PendingRequests extends LitElement {
         this.outcome = `${request.name} renewed; its placeholder stays.`;
       }
     } catch (error) {
-      this.outcome = plain(error);
+      this.failure = error;
     }
   }
 
   private async cancel(request: PendingRequest) {
+    this.outcome = '';
+    this.failure = null;
     try {
       await this.page.request('cancel', { request: request.id });
-      this.outcome = `Request ${request.id} cancelled.`;
+      this.outcome = `${title(request)}: cancelled.`;
     } catch (error) {
-      this.outcome = plain(error);
+      this.failure = error;
     }
   }
 
@@ -129,13 +136,22 @@ export class PendingRequests extends LitElement {
           ${this.valueField('Access token')}${this.expiryField()}${button('Seal the sign-in')}`;
       case 'refresh':
         return html`${this.valueField(`New value for ${r.name}`)}${this.expiryField()}${button('Renew')}`;
+      case 'backup':
+      case 'restore':
+        return html`<span class="muted">Finish it in the vault's popup: click the lock button, which shows <em>waiting</em>. Or cancel it here.</span>`;
       default:
-        return html`<span class="muted">This kind is finished elsewhere, or only cancelled here.</span>`;
+        return html`<span class="muted">
+          The key comes from your other device: send it from there and it is sealed here when it arrives. If you didn't ask for it, cancel it.
+        </span>`;
     }
   }
 
+  private told() {
+    return this.outcome ? html`<p class="ok">${this.outcome}</p>` : problem(this.failure);
+  }
+
   override render() {
-    if (!this.waiting.length) return html`<p class="muted">No request waits for you.</p>${this.outcome ? html`<p class="ok">${this.outcome}</p>` : ''}`;
+    if (!this.waiting.length) return html`<p class="muted">No request waits for you.</p>${this.told()}`;
     return html`
       ${this.waiting.map(
         (r) => html`<div class="warn" data-request=${r.id} data-kind=${r.kind}>
@@ -151,7 +167,7 @@ export class PendingRequests extends LitElement {
           </form>
         </div>`,
       )}
-      ${this.outcome ? html`<p class="ok">${this.outcome}</p>` : ''}
+      ${this.told()}
     `;
   }
 }

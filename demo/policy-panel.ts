@@ -3,9 +3,9 @@
 // in effect, next to what `status.policy` says.
 import { LitElement, html } from 'lit';
 import type { PolicyResult, SecretView, VaultList, VaultStatus } from '../src/contract.ts';
-import { type PagePort, explain } from './vault-client.ts';
+import { type PagePort, problem } from './vault-client.ts';
 import { FNOX, type FileChoice, SECRETS_POLICY, attest, trustedChoice } from './attest.ts';
-import { ruleText } from './format.ts';
+import { readable, ruleText } from './format.ts';
 import { panelStyles } from './styles.ts';
 import './attest-file.ts';
 
@@ -51,7 +51,7 @@ export class PolicyPanel extends LitElement {
   declare files: [FileChoice, FileChoice];
   declare include: [boolean, boolean];
   declare result: PolicyResult | null;
-  declare error: string;
+  declare error: unknown;
   /** Until the person edits a text, it follows the vault's secrets. */
   private edited = [false, false];
   static override styles = panelStyles;
@@ -61,7 +61,7 @@ export class PolicyPanel extends LitElement {
     this.files = [trustedChoice(FNOX, fnoxTemplate([])), trustedChoice(SECRETS_POLICY, secretsPolicyTemplate([]))];
     this.include = [true, true];
     this.result = null;
-    this.error = '';
+    this.error = null;
   }
 
   override willUpdate(changed: Map<string, unknown>) {
@@ -82,13 +82,13 @@ export class PolicyPanel extends LitElement {
   }
 
   private async send() {
-    this.error = '';
+    this.error = null;
     try {
       const files = await Promise.all(this.files.filter((_, i) => this.include[i]).map((f) => attest(f)));
       this.result = await this.page.request('policy', { files });
     } catch (error) {
       this.result = null;
-      this.error = explain(error);
+      this.error = error;
     }
   }
 
@@ -131,7 +131,7 @@ export class PolicyPanel extends LitElement {
             <span class="spectrum-Button-label">Start over (trusted, from my secrets)</span>
           </button>
         </div>
-        ${this.error ? html`<p class="warn error" role="alert">${this.error}</p>` : ''}
+        ${problem(this.error)}
       </section>
       ${
         r
@@ -140,10 +140,10 @@ export class PolicyPanel extends LitElement {
             ${r.files.map(
               (f) => html`<div class=${f.accepted ? 'ok' : 'warn'}>
                 <code>${f.path}</code> — ${f.accepted ? 'trusted' : 'not trusted'}${f.sha256 ? html` <span class="muted mono">sha256 ${f.sha256.slice(0, 16)}…</span>` : ''}
-                ${f.warnings.map((w) => html`<div class="warning">⚠ ${w}</div>`)}
+                ${f.warnings.map((w) => html`<div class="warning">⚠ ${readable(w)}</div>`)}
               </div>`,
             )}
-            ${this.others(r).map((w) => html`<div class="warn warning">${w}</div>`)}
+            ${this.others(r).map((w) => html`<div class="warn warning">${readable(w)}</div>`)}
             <h3>Rules in effect</h3>
             ${r.rules.length ? html`<ul>${r.rules.map((rule) => html`<li><strong>${rule.secret}</strong>: <span class="mono">${ruleText(rule)}</span></li>`)}</ul>` : html`<p class="muted">None.</p>`}
           </section>`
@@ -155,7 +155,7 @@ export class PolicyPanel extends LitElement {
           this.status?.policy.length
             ? this.status.policy.map(
                 (f) =>
-                  html`<div class=${f.accepted ? 'ok' : 'warn'}><code>${f.path}</code>: ${f.accepted ? 'trusted' : 'not trusted'}${f.warnings.map((w) => html`<div>⚠ ${w}</div>`)}</div>`,
+                  html`<div class=${f.accepted ? 'ok' : 'warn'}><code>${f.path}</code>: ${f.accepted ? 'trusted' : 'not trusted'}${f.warnings.map((w) => html`<div>⚠ ${readable(w)}</div>`)}</div>`,
               )
             : html`<p class="muted">No policy call yet.</p>`
         }

@@ -3,7 +3,7 @@
 // the kernel's exec (README, Exec): an argv and kind in the stamp, an env of placeholders, and the
 // values of the reply masked, as the child's environment would get them and no page should show.
 import { LitElement, css, html } from 'lit';
-import type { ExecKind, SealedReply, Stamp, VaultList } from '../src/contract.ts';
+import type { ExecKind, PendingRequest, SealedReply, Stamp, VaultList } from '../src/contract.ts';
 import { type PagePort, explain } from './vault-client.ts';
 import { panelStyles } from './styles.ts';
 
@@ -36,7 +36,10 @@ export function shown(reply: SealedReply | undefined): string {
   return JSON.stringify(reply, null, 2);
 }
 
-/** The preset requests, naming a secret this namespace holds (README, /dev/sealed). */
+/** The request `cancel` names: the newest waiting one. */
+export const newest = (waiting: PendingRequest[]) => waiting.reduce<PendingRequest | undefined>((a, r) => (a && a.createdAt >= r.createdAt ? a : r), undefined);
+
+/** The preset requests, naming a secret this namespace holds (README, /dev/sealed); `cancel`'s id is filled in when clicked. */
 function presets(list: VaultList | null | undefined): [string, unknown][] {
   const name = presetName(list);
   const rule = list?.secrets.find((s) => s.name === name)?.rules[0];
@@ -47,7 +50,7 @@ function presets(list: VaultList | null | undefined): [string, unknown][] {
     ['test', { op: 'test', name, url: presetUrl(list, name), method, exit: 'page' }],
     ['request a value', { op: 'request', kind: 'value', name: 'NPM_TOKEN', prompt: 'npm publish needs a token' }],
     ['status', { op: 'status' }],
-    ['cancel', { op: 'cancel', id: '' }],
+    ['cancel', null],
     ['seal', { op: 'seal', name: 'PROCESS_TOKEN', value: 'type-a-value-here' }],
     ['materialize (exec)', { op: 'materialize', env: { [name]: placeholderOf(list, name) } }],
   ];
@@ -66,6 +69,8 @@ export class SealedConsole extends LitElement {
   static override properties = {
     page: { attribute: false },
     list: { attribute: false },
+    waiting: { attribute: false },
+    note: { state: true },
     text: { state: true },
     stamp: { state: true },
     exec: { state: true },
@@ -75,6 +80,10 @@ export class SealedConsole extends LitElement {
   declare page: PagePort;
   /** The namespace's records (Settings › Secrets' list): the presets name one of its secrets. */
   declare list: VaultList | null | undefined;
+  /** `status.waiting`: the `cancel` preset names the newest. */
+  declare waiting: PendingRequest[];
+  /** What a preset couldn't fill in. */
+  declare note: string;
   declare text: string;
   declare stamp: Stamp;
   /** The kernel's exec the stamp carries (only `materialize` reads it): none, a program, or a shell. */
@@ -103,6 +112,31 @@ export class SealedConsole extends LitElement {
     this.exec = 'exec';
     this.argv = '/usr/bin/gh\nrelease\nupload\nv1.0.0';
     this.log = [];
+    this.waiting = [];
+    this.note = '';
+  }
+
+  private preset(req: unknown) {
+    this.note = '';
+    this.text = JSON.stringify(req, null, 1).replace(/\n\s*/g, ' ');
+  }
+
+  /**
+   * `cancel` for the newest waiting request. Only its asker's uid, or uid 0, may cancel it, so the
+   * stamp takes that uid; a request of the page or the agent has none, and is cancelled as root.
+   */
+  private cancelPreset() {
+    const request = newest(this.waiting);
+    if (!request) {
+      this.note = 'No request is waiting, so there is none to cancel.';
+      return;
+    }
+    this.preset({ op: 'cancel', id: request.id });
+    const uid = request.uid ?? 0;
+    if (this.stamp.uid !== 0 && this.stamp.uid !== uid) {
+      this.stamp = { ...this.stamp, uid };
+      this.note = `The stamp's uid is now ${uid}, the asker's: only it or root may cancel the request.`;
+    }
   }
 
   private async send() {
@@ -123,7 +157,6 @@ export class SealedConsole extends LitElement {
     const numeric = key !== 'tag';
     return html`<label>${label}<input
         class=${numeric ? 'num' : ''}
-        aria-label="stamp ${key}"
         type=${numeric ? 'number' : 'text'}
         .value=${String(this.stamp[key])}
         @change=${(e: Event) => {
@@ -147,12 +180,14 @@ export class SealedConsole extends LitElement {
             ([
               label,
               req,
-            ]) => html`<button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeS" @click=${() => (this.text = JSON.stringify(req, null, 1).replace(/\n\s*/g, ' '))}>
+            ]) => html`<button class="spectrum-Button spectrum-Button--outline spectrum-Button--secondary spectrum-Button--sizeS" @click=${() => (req ? this.preset(req) : this.cancelPreset())}>
               <span class="spectrum-Button-label">${label}</span>
             </button>`,
           )}
         </div>
-        <textarea aria-label="request JSON" spellcheck="false" .value=${this.text} @input=${(e: Event) => (this.text = (e.target as HTMLTextAreaElement).value)}></textarea>
+        ${this.note ? html`<p class="muted" role="status" data-testid="preset-note">${this.note}</p>` : ''}
+        <label class="block" for="request">Request JSON, as the program writes it</label>
+        <textarea id="request" spellcheck="false" .value=${this.text} @input=${(e: Event) => (this.text = (e.target as HTMLTextAreaElement).value)}></textarea>
         <div class="row">
           ${this.stampField('pid', 'pid')} ${this.stampField('ppid', 'ppid')} ${this.stampField('uid', 'uid')} ${this.stampField('gid', 'gid')}
           ${this.stampField('tag', 'tag')}
@@ -160,7 +195,7 @@ export class SealedConsole extends LitElement {
         <div class="row">
           <label
             >The kernel's exec
-            <select aria-label="stamp exec kind" @change=${(e: Event) => (this.exec = (e.target as HTMLSelectElement).value as ExecKind | 'none')}>
+            <select @change=${(e: Event) => (this.exec = (e.target as HTMLSelectElement).value as ExecKind | 'none')}>
               <option value="exec" ?selected=${this.exec === 'exec'}>a program (exec)</option>
               <option value="shell" ?selected=${this.exec === 'shell'}>a shell session</option>
               <option value="none" ?selected=${this.exec === 'none'}>none</option>
@@ -168,7 +203,7 @@ export class SealedConsole extends LitElement {
           >
           <label
             >argv, one per line
-            <textarea aria-label="stamp exec argv" rows="3" spellcheck="false" .value=${this.argv} @input=${(e: Event) => (this.argv = (e.target as HTMLTextAreaElement).value)}></textarea
+            <textarea rows="3" spellcheck="false" .value=${this.argv} @input=${(e: Event) => (this.argv = (e.target as HTMLTextAreaElement).value)}></textarea
           ></label>
           <button class="spectrum-Button spectrum-Button--fill spectrum-Button--accent spectrum-Button--sizeM" @click=${this.send}>
             <span class="spectrum-Button-label">Send</span>

@@ -1,9 +1,9 @@
 // Settings › Secrets: the records with their states, rules, `[exec]` mode and exits; adding a
 // value (`put`), removing and restoring; the requests waiting; the refused rules; the audit log.
 import { LitElement, html } from 'lit';
-import type { RecordKind, SecretView, VaultList, VaultStatus } from '../src/contract.ts';
-import { type PagePort, codeOf, plain } from './vault-client.ts';
-import { MEANS, execText, kindText, ruleText, time } from './format.ts';
+import type { RecordKind, RecordState, SecretView, VaultList, VaultStatus } from '../src/contract.ts';
+import { type PagePort, codeOf, codeTip, plain, problem } from './vault-client.ts';
+import { MEANS, badge, execText, kindText, ruleText, time } from './format.ts';
 import endpoints from '../src/endpoints.json' with { type: 'json' };
 import { panelStyles } from './styles.ts';
 import './pending-requests.ts';
@@ -12,10 +12,21 @@ import './audit-log.ts';
 /** The catalog's provider ids (the built-in model list the build writes), for a model record's provider. */
 const PROVIDERS = [...new Set((endpoints as { providers?: string[] }[]).flatMap((e) => e.providers ?? []))].sort();
 
+/** The legend's badges: a secret's states, then what a key or a sign-in shows instead. */
+const LEGEND = [
+  ['inert', 'inert', MEANS.inert],
+  ['active', 'active', MEANS.active],
+  ['removed', 'removed', MEANS.removed],
+  ['model key', 'credential', MEANS.model],
+  ['MCP key', 'credential', MEANS.mcp],
+  ['sign-in', 'inert', MEANS.grant],
+  ['unbound', 'inert', MEANS.unbound],
+] as const;
+
 /** The panel's notice: a record's line (read against its row when shown), or plain text. */
 type Notice =
-  | { kind: 'saved'; name: string; placeholder: string; state: string }
-  | { kind: 'restored'; name: string; placeholder?: undefined; state: string }
+  | { kind: 'saved'; name: string; placeholder: string; state: RecordState }
+  | { kind: 'restored'; name: string; placeholder?: undefined; state: RecordState }
   | { kind: 'removed'; name: string; placeholder?: undefined }
   | { kind: 'text'; text: string }
   | { kind: 'error'; text: string; code: string };
@@ -29,6 +40,7 @@ export class SecretsPanel extends LitElement {
     notice: { state: true },
     kind: { state: true },
     backupOutcome: { state: true },
+    backupError: { state: true },
   };
   declare page: PagePort;
   declare list: VaultList | null;
@@ -39,12 +51,14 @@ export class SecretsPanel extends LitElement {
   /** The kind chosen in the add form: an `mcp` record asks for its server URL. */
   declare kind: RecordKind;
   declare backupOutcome: string;
+  declare backupError: unknown;
   static override styles = panelStyles;
 
   constructor() {
     super();
     this.notice = null;
     this.backupOutcome = '';
+    this.backupError = null;
     this.kind = 'secret';
   }
 
@@ -60,7 +74,7 @@ export class SecretsPanel extends LitElement {
     const row = this.list?.secrets.find((s) => s.name === n.name && (n.placeholder === undefined || s.placeholder === n.placeholder));
     if (n.kind === 'removed') return row?.state === 'removed' ? `${n.name} removed; it can be restored for 30 days.` : '';
     if (!row || row.state === 'removed') return '';
-    const was = `${n.name} ${n.kind === 'saved' ? `saved as ${n.placeholder}` : 'restored'} (${n.state})`;
+    const was = `${n.name} ${n.kind === 'saved' ? `saved as ${n.placeholder}` : 'restored'} (${badge({ ...row, state: n.state }).label})`;
     if (row.state === n.state) return `${was}.`;
     const why = row.state === 'active' ? 'the policy names it' : row.state === 'inert' ? 'the policy no longer names it' : MEANS.unreadable;
     return `${was}; ${row.state} now: ${why}.`;
@@ -79,11 +93,13 @@ export class SecretsPanel extends LitElement {
 
   /** The page's `export` or `import`: a request the person finishes in the vault's popup. */
   private async ask(op: 'export' | 'import') {
+    this.backupError = null;
+    this.backupOutcome = '';
     try {
       await this.page.request(op, {});
       this.backupOutcome = `Asked the vault for a ${op === 'export' ? 'backup' : 'restore'}: click the lock button, which shows waiting, to finish it in the popup.`;
     } catch (error) {
-      this.backupOutcome = plain(error);
+      this.backupError = error;
     }
   }
 
@@ -107,6 +123,16 @@ export class SecretsPanel extends LitElement {
     });
   }
 
+  /** A date that never breaks inside, though "updated" may go above it when the table is narrow. */
+  private when(ms: number) {
+    return html`<span class="nowrap">${time(ms)}</span>`;
+  }
+
+  private badge(s: SecretView) {
+    const b = badge(s);
+    return html`<span class="badge ${b.tone}" data-testid="state" title=${b.means}>${b.label}</span>`;
+  }
+
   private row(s: SecretView) {
     const removed = s.state === 'removed';
     return html`<tr data-secret=${s.name}>
@@ -114,12 +140,12 @@ export class SecretsPanel extends LitElement {
         <strong>${s.name}</strong><div class="muted">${kindText(s.kind)} · ${s.source}${s.provider ? ` · ${s.provider}` : ''}${s.account ? ` (${s.account})` : ''}</div>
         ${s.warning ? html`<div class="warn" data-testid="warning">${s.warning}</div>` : ''}
       </td>
-      <td><span class="badge ${s.state}" data-testid="state" title=${MEANS[s.state]}>${s.state}</span></td>
+      <td>${this.badge(s)}</td>
       <td><code>${s.placeholder}</code></td>
       <td>${s.rules.length ? s.rules.map((r) => html`<div class="mono">${ruleText(r)}</div>`) : html`<span class="muted">none</span>`}</td>
       <td>${execText(s)}</td>
       <td>${s.exits ? s.exits.join(', ') : html`<span class="muted">all</span>`}</td>
-      <td class="muted nowrap">updated ${time(s.updatedAt)}${s.usedAt ? html`<br />used ${time(s.usedAt)}` : ''}${s.expiresAt ? html`<br />expires ${time(s.expiresAt)}` : ''}</td>
+      <td class="muted times">updated ${this.when(s.updatedAt)}${s.usedAt ? html`<br />used ${this.when(s.usedAt)}` : ''}${s.expiresAt ? html`<br />expires ${this.when(s.expiresAt)}` : ''}</td>
       <td>
         ${
           removed
@@ -201,22 +227,26 @@ export class SecretsPanel extends LitElement {
               class=${this.notice?.kind === 'error' ? 'warn error' : 'ok'}
               role="status"
               data-testid="outcome"
-              title=${this.notice?.kind === 'error' && this.notice.code ? `the vault's code: ${this.notice.code}` : ''}
+              title=${codeTip(this.notice?.kind === 'error' ? this.notice.code : '')}
             >${this.noticeText()}</p>`
             : ''
         }
+        <div class="scroll">
         <table>
-          <thead><tr><th>Name</th><th title="inert, active or removed: see the legend below">State</th><th>Placeholder</th><th>Rules</th><th>Exec</th><th title=${MEANS.exits}>Exits</th><th>Times</th><th></th></tr></thead>
+          <thead><tr><th>Name</th><th title="see the legend below">State</th><th>Placeholder</th><th>Rules</th><th>Exec</th><th title=${MEANS.exits}>Exits</th><th>Times</th><th></th></tr></thead>
           <tbody>${list?.secrets.map((s) => this.row(s))}</tbody>
         </table>
+        </div>
         ${list && list.secrets.length === 0 ? html`<p class="muted">No secrets yet.</p>` : ''}
         <details class="legend">
           <summary>What the states and columns mean</summary>
           <dl>
-            <dt><span class="badge inert">inert</span></dt><dd>${MEANS.inert.replace(/^inert: /, '')}.</dd>
-            <dt><span class="badge active">active</span></dt><dd>${MEANS.active.replace(/^active: /, '')}.</dd>
-            <dt><span class="badge removed">removed</span></dt><dd>${MEANS.removed.replace(/^removed: /, '')}.</dd>
-            <dt>Exec</dt><dd>whether the kernel may reveal it to a program, from <code>[exec]</code> in /etc/slicc/secrets-policy.toml (exec isn't built yet).</dd>
+            ${LEGEND.map(([label, tone, means]) => html`<dt><span class="badge ${tone}">${label}</span></dt><dd>${means.slice(label.length + 2)}.</dd>`)}
+            <dt>Exec</dt><dd>
+              whether the kernel may hand the value to a program it runs (<code>fnox exec -- gh …</code>), from <code>[exec]</code> in
+              /etc/slicc/secrets-policy.toml: <em>never</em>; <em>argv</em>, only to a program whose command line starts as listed; <em>any</em> program; or
+              <em>shell</em>, shell sessions too.
+            </dd>
             <dt>Exits</dt><dd>${MEANS.exits.replace(/^exits: /, '')}.</dd>
           </dl>
         </details>
@@ -236,7 +266,7 @@ export class SecretsPanel extends LitElement {
             <span class="spectrum-Button-label">Restore…</span>
           </button>
         </div>
-        ${this.backupOutcome ? html`<p class="ok" role="status">${this.backupOutcome}</p>` : ''}
+        ${this.backupOutcome ? html`<p class="ok" role="status">${this.backupOutcome}</p>` : problem(this.backupError)}
       </section>
       <section class="card">
         <h2>Waiting for you</h2>

@@ -171,6 +171,14 @@ export const panelStyles = [
     .badge.inert {
       background: var(--spectrum-gray-300, #d5d5d5);
     }
+    .badge.credential {
+      background: var(--spectrum-informative-background-color-default, #5258e4);
+      color: #fff;
+    }
+    /* A wide table scrolls inside its card rather than pushing the page wider. */
+    .scroll {
+      overflow-x: auto;
+    }
     .error {
       color: var(--spectrum-negative-content-color-default, #b40000);
     }

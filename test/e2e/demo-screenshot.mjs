@@ -49,7 +49,7 @@ GITHUB_TOKEN = { argv = [["/usr/bin/gh", "release", "upload"]] }
 NPM_TOKEN = true
 
 [exits]
-NPM_TOKEN = ["page", "device:lars-air"]
+NPM_TOKEN = ["page", "device:my-laptop"]
 `;
     await app.page.request('policy', { files: [await attest(trustedChoice(FNOX, fnox)), await attest(trustedChoice(SECRETS_POLICY, policy))] });
     const channel = new MessageChannel();
