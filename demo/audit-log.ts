@@ -63,7 +63,7 @@ export class AuditLog extends LitElement {
             (e) => html`<tr data-type=${e.type}>
               <td class="muted">${e.seq}</td>
               <td class="muted nowrap">${time(e.at, true)}</td>
-              <td><span class="badge">${e.type === 'materialize' ? 'revealed' : e.type}</span></td>
+              <td><span class="badge">${e.type === 'materialize' ? (e.refused ? 'refused' : 'revealed') : e.type}</span></td>
               <td>${auditText(e)}</td>
             </tr>`,
           )}

@@ -95,7 +95,7 @@ export function auditText(e: AuditEntry): string {
     case 'endpoints':
       return `registrations ${e.change}: ${[...e.model, ...e.mcp.map((m) => `MCP ${m.server} ${m.url}${m.names ? ` (${m.names.join(', ')})` : ''}`)].join('; ')}`;
     case 'import':
-      return `restored from ${e.source === 'import:dotenv' ? 'a .env file' : 'a backup'}: ${e.added} added, ${e.replaced} replaced, ${e.skipped} skipped of ${e.count}`;
+      return `restored from ${e.source === 'import:dotenv' ? 'a .env file' : 'a backup'}: ${e.added} added, ${e.replaced - (e.broughtBack ?? 0)} replaced, ${e.broughtBack ? `${e.broughtBack} brought back, ` : ''}${e.skipped} unchanged or invalid, of ${e.count}`;
   }
 }
 
