@@ -49,7 +49,7 @@ describe('the client', () => {
   it("says why when the vault never answers: ETIMEDOUT naming embedders.json and this page's origin, and its frame gone", async () => {
     const before = document.querySelectorAll('iframe').length;
     // This vault's embedders.json is malformed: its frame answers nobody, as for an origin it doesn't allow.
-    const error = await connect({ vault: origins.broken, timeoutMs: 1500 }).catch((e: unknown) => e);
+    const error = await connect({ vault: origins.broken, timeoutMs: 5000 }).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(VaultError);
     expect((error as VaultError).code).to.equal('ETIMEDOUT');
     expect((error as VaultError).message)
