@@ -298,3 +298,22 @@ export function utf8Length(text: string): number {
 
 /** A refresh is asked for a value that expires within this long, or has (README, The agent's ops). */
 export const REFRESH_SOON_MS = 60_000;
+
+// ── Upkeep, pages and memory (README, Records; Limits) ─────────────────────────────────────
+
+/** The newest audit entries a document keeps per namespace: the first `audit` page. */
+export const AUDIT_PAGE = 100;
+/** Removed records, and ended requests, are purged this long after (README, Records). */
+export const PURGE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
+/** Records read per step of a purge's search. */
+export const PURGE_BATCH = 200;
+/** A record's model requests within this long of its current `model` audit entry count in it. */
+export const MODEL_AUDIT_MS = 60 * 1000;
+/** The page is sent a record's `refresh` event at most this often, across the namespace's documents (README, The agent's ops). */
+export const REFRESH_EVERY_MS = 60_000;
+/** A use is written to IndexedDB at most this often per document: the idle time is that exact. */
+export const NOTE_USE_EVERY_MS = 10_000;
+/** How many audited (SHA-256, verdict) pairs are remembered per policy file. */
+export const AUDIT_MEMORY = 64;
+/** Records a namespace's summary reads to look for a secret not removed. */
+export const SUMMARY_RECORDS = 16;

@@ -8,7 +8,6 @@ import type { AuditEntry } from '../contract.ts';
 import { type Endpoint, type InEffect, inEffect, mcpEndpoint, modelBase, providerKey } from '../inject/index.ts';
 import { type Policy, policyOf } from '../policy/index.ts';
 import {
-  AUDIT_PAGE,
   type Delta,
   type LoadedNamespace,
   type NamespaceMeta,
@@ -18,6 +17,7 @@ import {
   oldestFirst,
   revOf,
 } from '../store/index.ts';
+import { AUDIT_PAGE } from '../limits.ts';
 
 export type { InEffect };
 

@@ -8,7 +8,6 @@ import { VaultError, enoent } from '../errors.ts';
 import { type Endpoint, type InEffect, type TestRequest, emptyRegistered, scrubbedRegistered, testVerdict } from '../inject/index.ts';
 import type { KeyRing } from '../lock/index.ts';
 import {
-  AUDIT_PAGE,
   type AuditText,
   type NamespaceMeta,
   type StoredPolicy,
@@ -24,6 +23,7 @@ import type { NamespaceState } from './namespace-state.ts';
 import type { Compiled, Scrubbers } from './scrubbers.ts';
 import type { Served } from './served.ts';
 import { exitsView, reminderOf, scrubOf, scrubStateOf, secretView } from './views.ts';
+import { AUDIT_PAGE } from '../limits.ts';
 
 /** The vault's version: package.json's, the one definition of it. */
 export const VAULT_VERSION: string = pkg.version;

@@ -14,7 +14,6 @@ import {
   type Decided,
   type Namespaces,
   type NewRequest,
-  PURGE_AFTER_MS,
   type PolicyStore,
   type RecordInput,
   type Records,
@@ -28,6 +27,7 @@ import { parsePolicyFileOffThread } from '../worker/index.ts';
 import type { Reads } from './reads.ts';
 import type { Served } from './served.ts';
 import { backupReminderOf, stateOf } from './views.ts';
+import { PURGE_AFTER_MS } from '../limits.ts';
 
 /** A policy file as bios sent it: its attestation, unchecked, and the path it names. */
 export interface GivenFile {

@@ -6,6 +6,7 @@
 import type { IdleEntry, VaultDb } from '../store/index.ts';
 import { lockOf } from './slots.ts';
 import type { KeyRing } from './keyring.ts';
+import { NOTE_USE_EVERY_MS } from '../limits.ts';
 
 /** The time and timers auto-lock runs on; tests inject one they move forward by hand. */
 export interface Clock {
@@ -22,9 +23,6 @@ export function clockOf(now: () => number = Date.now): Clock {
     clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
   };
 }
-
-/** A use is written to IndexedDB at most this often per document: the idle time is that exact. */
-export const NOTE_USE_EVERY_MS = 10_000;
 
 /** Writes a use of the vault at `now` into the `idle` entry, if auto-lock is set and it is newer. */
 export async function noteUse(db: VaultDb, now: number): Promise<void> {

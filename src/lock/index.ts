@@ -1,7 +1,7 @@
 // The key store and the lock (README, Key store and lock): the data key in key slots like LUKS,
 // each document's key ring, the passphrase and passkey lock, auto-lock on idle, and the lock
 // button's availability. The `keys` store is the lock's: only this folder opens transactions on it.
-export { AutoLock, type Clock, NOTE_USE_EVERY_MS, clockOf, noteUse } from './autolock.ts';
+export { AutoLock, type Clock, clockOf, noteUse } from './autolock.ts';
 export {
   AVAILABILITY_CHANNEL,
   AvailabilityBroadcaster,

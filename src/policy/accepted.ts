@@ -3,14 +3,11 @@
 import type { PolicyChange, PolicyEntry, PolicyFileState } from '../contract.ts';
 import type { AttestationVerdict } from './attest.ts';
 import { FNOX_CONFIG, SECRETS_POLICY } from './paths.ts';
-import { MAX_AUDIT_CHANGES } from '../limits.ts';
+import { AUDIT_MEMORY, MAX_AUDIT_CHANGES } from '../limits.ts';
 import { policyChanges } from './changes.ts';
 import { type FnoxConfig, parseFnoxConfig } from './fnox-config.ts';
 import { type ParsedFile, cachedParse, parsePolicyFile } from './parsed.ts';
 import { type SecretsPolicy, parseSecretsPolicy } from './secrets-policy.ts';
-
-/** How many audited (SHA-256, verdict) pairs are remembered per file. */
-export const AUDIT_MEMORY = 64;
 
 export interface AcceptedFile {
   sha256: string;

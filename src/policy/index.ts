@@ -2,7 +2,6 @@
 // their readers read them, the accepted policy and its changes. Pure: no store, thread or document;
 // a parse off the main thread is handed in (`ParseFile`).
 export {
-  AUDIT_MEMORY,
   type AcceptedFile,
   type AcceptedPolicy,
   type Policy,

@@ -3,11 +3,8 @@
 // namespace are kept (README, Limits).
 import type { IDBPIndex, IDBPTransaction, StoreNames } from 'idb';
 import type { AuditEntry, AuditPage } from '../contract.ts';
-import { AUDIT_TRIM_EVERY, AUDIT_TRIM_MAX, MAX_AUDIT_ENTRIES, MIN_VALUE_BYTES, utf8Length } from '../limits.ts';
+import { AUDIT_PAGE, AUDIT_TRIM_EVERY, AUDIT_TRIM_MAX, MAX_AUDIT_ENTRIES, MIN_VALUE_BYTES, utf8Length } from '../limits.ts';
 import type { StoredAudit, VaultDb, VaultSchema, WriteTx } from './schema.ts';
-
-/** The newest audit entries a document keeps per namespace: the first `audit` page. */
-export const AUDIT_PAGE = 100;
 
 /** An entry as a write drafts it: its type and fields, without `seq` and `at`. */
 export type AuditDraft = { type: AuditEntry['type'] } & Record<string, unknown>;

@@ -1,7 +1,7 @@
 // The stores (README, Records): every IndexedDB transaction of the vault but the `keys` store's
 // (the lock's), each write one transaction that moves its namespace's revision, and the bus that
 // tells the other vault documents what changed. Stores import no feature.
-export { AUDIT_PAGE, type AuditDraft, type AuditText, WITHHELD, addAudit, auditPage, scrubAudit, trimAudit } from './audit.ts';
+export { type AuditDraft, type AuditText, WITHHELD, addAudit, auditPage, scrubAudit, trimAudit } from './audit.ts';
 export { type BusMessage, CHANNEL, type Change, type RefreshAsk, announce } from './bus.ts';
 export { type Delta, abort, bump, deltaOf, emptyMeta, revOf, settle } from './meta.ts';
 export { type LoadedNamespace, type NamespaceSummary, Namespaces } from './namespaces.ts';
@@ -10,8 +10,6 @@ export {
   type Actor,
   type ImportWrite,
   type KeptRecord,
-  MODEL_AUDIT_MS,
-  PURGE_AFTER_MS,
   type RecordInput,
   Records,
   type RotationCheck,
@@ -19,7 +17,7 @@ export {
   type WriteOptions,
   seenOf,
 } from './records.ts';
-export { type NewRequest, REFRESH_EVERY_MS, Requests, oldestFirst, pendingOf, stateAt, statusOf } from './requests.ts';
+export { type NewRequest, Requests, oldestFirst, pendingOf, stateAt, statusOf } from './requests.ts';
 export { type Decided, Reveals, policyMark } from './reveals.ts';
 export {
   type Attempts,

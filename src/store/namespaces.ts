@@ -9,6 +9,7 @@ import { addAudit, newestAudit } from './audit.ts';
 import { type Delta, bump, deltaOf, emptyMeta, revOf, settle } from './meta.ts';
 import { oldestFirst } from './requests.ts';
 import type { NamespaceMeta, StoredPolicy, StoredRecord, StoredRequest, VaultDb } from './schema.ts';
+import { SUMMARY_RECORDS } from '../limits.ts';
 
 /** A namespace as one transaction read it. */
 export interface LoadedNamespace {
@@ -34,9 +35,6 @@ export interface NamespaceSummary {
   /** Whether it holds a secret not removed; null when the first records read didn't tell. */
   liveSecret: boolean | null;
 }
-
-/** Records a summary reads to look for a secret not removed. */
-const SUMMARY_RECORDS = 16;
 
 export class Namespaces {
   constructor(private readonly db: VaultDb) {}

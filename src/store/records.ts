@@ -4,19 +4,13 @@
 import type { IDBPTransaction } from 'idb';
 import type { AuditEntry, ImportSource, RecordKind, Source } from '../contract.ts';
 import { VaultError, enoent } from '../errors.ts';
-import { MAX_RECORDS, MAX_VALUE_TOTAL, tooManyRecords, tooManyValueBytes } from '../limits.ts';
+import { MAX_RECORDS, MAX_VALUE_TOTAL, MODEL_AUDIT_MS, PURGE_AFTER_MS, PURGE_BATCH, tooManyRecords, tooManyValueBytes } from '../limits.ts';
 import { newPlaceholder } from '../validate.ts';
 import { type AuditDraft, type AuditText, addAudit } from './audit.ts';
 import { type Delta, abort, bump, bumped, deltaOf, emptyMeta, revOf, settle } from './meta.ts';
 import { oldestFirst, stateAt } from './requests.ts';
 import type { NamespaceMeta, StoredRecord, StoredRequest, VaultDb, VaultSchema, WriteTx } from './schema.ts';
 import { type HeldKey, decryptValue, encryptValue, valueBytesOf } from './values.ts';
-
-export const PURGE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
-/** A record's model requests within this long of its current `model` audit entry count in it. */
-export const MODEL_AUDIT_MS = 60 * 1000;
-/** Records read per step of a purge's search. */
-const PURGE_BATCH = 200;
 
 /** A value to store, already checked (validate.ts). */
 export interface RecordInput {

@@ -3,14 +3,11 @@
 // reload, and expire a fixed time (config.json's requestLifetimeMs, 300 s) after they are made.
 import type { PendingRequest, RequestStateName, RequestStatus } from '../contract.ts';
 import { VaultError, enoent } from '../errors.ts';
-import { MAX_ENDED_REQUESTS, MAX_PENDING_REQUESTS, tooManyPending } from '../limits.ts';
+import { MAX_ENDED_REQUESTS, MAX_PENDING_REQUESTS, REFRESH_EVERY_MS, tooManyPending } from '../limits.ts';
 import { type Delta, bump, revOf } from './meta.ts';
 import type { StoredRequest, VaultDb } from './schema.ts';
 
 export type NewRequest = Pick<StoredRequest, 'kind' | 'name' | 'provider' | 'prompt' | 'oauth' | 'uid' | 'tag' | 'agent' | 'scopes' | 'account'>;
-
-/** The page is sent a record's `refresh` event at most this often, across the namespace's documents (README, The agent's ops). */
-export const REFRESH_EVERY_MS = 60_000;
 
 /** Requests' order everywhere: oldest first, ties by id. */
 export const oldestFirst = (a: StoredRequest, b: StoredRequest) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1);

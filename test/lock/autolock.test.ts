@@ -2,13 +2,14 @@
 // dropped in every document once the idle time has passed without use, and not a moment before.
 import { expect, waitUntil } from '@open-wc/testing';
 import { deleteDB } from 'idb';
-import { AutoLock, NOTE_USE_EVERY_MS } from '../../src/lock/index.ts';
+import { AutoLock } from '../../src/lock/index.ts';
 import { AUTO_LOCK_CHOICES } from '../../src/contract.ts';
 import { openVaultDb, type VaultDb } from '../../src/store/index.ts';
 import { autoUnlock } from '../../src/lock/index.ts';
 import { KeyRing } from '../../src/lock/index.ts';
 import { Lock, LockError } from '../../src/lock/index.ts';
 import { TestClock } from '../helpers/clock.ts';
+import { NOTE_USE_EVERY_MS } from '../../src/limits.ts';
 
 const MINUTE = 60_000;
 const PASSPHRASE = 'correct horse battery';

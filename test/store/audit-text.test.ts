@@ -9,8 +9,9 @@ import type { AuditEntry, Stamp } from '../../src/contract.ts';
 import { Vault } from '../../src/core/index.ts';
 import { compileScrubber } from '../../src/scrub/index.ts';
 import { answerSealed } from '../../src/sealed/index.ts';
-import { type AuditDraft, PURGE_AFTER_MS, type VaultDb, WITHHELD, openVaultDb, scrubAudit } from '../../src/store/index.ts';
+import { type AuditDraft, type VaultDb, WITHHELD, openVaultDb, scrubAudit } from '../../src/store/index.ts';
 import { prng } from '../helpers/random.ts';
+import { PURGE_AFTER_MS } from '../../src/limits.ts';
 
 const NS = 'https://seven.sliccy.ai';
 const config = { name: 'SLICC vault (test)', passphraseIterations: 600_000, requestLifetimeMs: 300_000 };

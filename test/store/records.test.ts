@@ -4,20 +4,11 @@ import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { deleteDB } from 'idb';
 import { autoUnlock, readLock } from '../../src/lock/index.ts';
-import {
-  Namespaces,
-  PURGE_AFTER_MS,
-  type RecordInput,
-  Records,
-  type VaultDb,
-  auditPage,
-  decryptValue,
-  openVaultDb,
-  valueBytesOf,
-} from '../../src/store/index.ts';
+import { Namespaces, type RecordInput, Records, type VaultDb, auditPage, decryptValue, openVaultDb, valueBytesOf } from '../../src/store/index.ts';
 import { newPlaceholder } from '../../src/validate.ts';
 import type { VaultError } from '../../src/errors.ts';
 import { canary, findCanaries } from '../helpers/vault.ts';
+import { PURGE_AFTER_MS } from '../../src/limits.ts';
 
 const opened: VaultDb[] = [];
 let dbName = '';

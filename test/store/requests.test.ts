@@ -2,8 +2,8 @@
 import { expect } from '@open-wc/testing';
 import { deleteDB } from 'idb';
 import { openVaultDb, type VaultDb } from '../../src/store/index.ts';
-import { PURGE_AFTER_MS } from '../../src/store/index.ts';
-import { REFRESH_EVERY_MS, Requests, pendingOf, stateAt, statusOf } from '../../src/store/index.ts';
+import { Requests, pendingOf, stateAt, statusOf } from '../../src/store/index.ts';
+import { PURGE_AFTER_MS, REFRESH_EVERY_MS } from '../../src/limits.ts';
 
 const NS = 'https://seven.sliccy.ai';
 const asker = { kind: 'value' as const, name: 'TOKEN', uid: 1000, tag: 't' };
