@@ -323,7 +323,7 @@ function search(part: Part, reader: PathReader, from: number, anchored: boolean)
 
 /**
  * One path as every glob of a decision reads it: its index, made on first use, and the part
- * searches already done over it. `decideForward` makes one per decision.
+ * searches already done over it. A decision makes one, on its first rule.
  */
 export class PathReader {
   readonly searches = new Map<string, Search>();
