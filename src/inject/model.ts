@@ -3,7 +3,8 @@
 // vault fills in only `model` placeholders bound to that endpoint's provider (a pi-ai provider id,
 // or an https base URL the URL lies under the narrow way), never a secret, grant or MCP credential,
 // each once, in the header the request carries it in; every exit rule and head limit of a forward
-// holds. Rules never apply here. The decision is `decide.ts`'s model route; here is how a provider reads. Pure.
+// holds. Rules never apply here. The decision is `decide.ts`'s model route; here is how a provider
+// reads. Pure.
 import { type Endpoint, endpointsUnder } from './endpoints.ts';
 
 /** Why a `model` record is filled in nowhere (README, Model and MCP endpoints). */
