@@ -1,5 +1,6 @@
-// Injector decisions per second with 1,000 records and 1,000 rules, next to a bare MessageChannel
-// round trip measured in the same run (the least a `forward` costs bios). Then the worst patterns
+// Injector decisions per second (the URL read, one decision over a plan prepared once, one fill)
+// with 1,000 records and 1,000 rules, next to a bare MessageChannel round trip measured in the same
+// run (the least a `forward` costs bios). Then the worst patterns
 // (README, Security): rule globs full of `*` and `**` and 256 registered endpoints of 2 KiB with 8
 // `*` each, against 8 KiB paths, each decision timed, beside an ordinary decision of the same run.
 // `node bench/forward.bench.mjs [--seconds N]`.
@@ -9,9 +10,26 @@ import { fileURLToPath } from 'node:url';
 
 const args = process.argv.slice(2);
 const seconds = Number(args[args.indexOf('--seconds') + 1]) || 2;
-const entry = fileURLToPath(new URL('../src/inject/injector.ts', import.meta.url));
+const entry = fileURLToPath(new URL('../src/inject/index.ts', import.meta.url));
 const { outputFiles } = await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'neutral', write: false, logLevel: 'error' });
-const { decideForward } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
+const { decide, fill, planRecord, preparePolicy, readUrl } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
+
+// A namespace's plan, prepared once as the vault prepares it per change (rules' globs compiled).
+const planOf = ({ records, rules, secrets, exits, refused }) => ({
+  policy: preparePolicy({ rules, secrets, exits, refused, mcp: [], models: [], known: new Set() }),
+  records: new Map([...records].map(([p, r]) => [p, planRecord(r, new Set())])),
+  bound: { model: [], mcp: [] },
+});
+/** Each record's value by name: what the vault decrypts for the names a decision gives. */
+const valuesOf = (records) => new Map([...records.values()].map((r) => [r.name, r.value]));
+/** A plain forward's work per request: the URL read once, one decision (the rules'), one fill. */
+function decideForward({ plan, values: all, head, exit, rawTraits, locked, now }) {
+  const d = decide(plan, { head, url: readUrl(head.url), exit, rawTraits }, { locked, now }, { kind: 'secret' });
+  if (!d.inject) return d;
+  const values = new Map(d.names.map((name) => [name, all.get(name)]));
+  const filled = fill(d, head, values);
+  return filled.inject ? { ...filled, uses: d.uses } : filled;
+}
 
 const N = 1000;
 const ph = (i) => `fnox_proxy_${i.toString(16).padStart(24, '0')}`;
@@ -46,17 +64,16 @@ const heads = Array.from({ length: 1000 }, (_, j) => {
 });
 // Every record is active: the accepted config's [secrets] holds its placeholder.
 const secrets = Object.fromEntries([...records.values()].map((r) => [r.name, r.placeholder]));
+const plan = planOf({ records, rules, secrets, exits: {}, refused });
+const values = valuesOf(records);
 const input = (head) => ({
+  plan,
+  values,
   head,
   exit: 'page',
   rawTraits: { manualRedirects: true },
   locked: false,
   now: Date.now(),
-  records,
-  rules,
-  secrets,
-  exits: {},
-  refused,
 });
 
 let injected = 0;
@@ -89,7 +106,7 @@ const decisions = decisionsPerSecond(seconds * 1000);
 const trips = await roundTripsPerSecond(seconds * 1000);
 const f = (n) => Math.round(n).toLocaleString('en');
 console.log(`Node ${process.version}; ${N} records, ${N} rules; ${injected / 10}% of the requests injected`);
-console.log(`decideForward:                 ${f(decisions)} decisions/s (${(1e6 / decisions).toFixed(1)} µs each)`);
+console.log(`decide + fill:                 ${f(decisions)} decisions/s (${(1e6 / decisions).toFixed(1)} µs each)`);
 console.log(`MessageChannel round trip:     ${f(trips)} round trips/s (${(1e6 / trips).toFixed(1)} µs each)`);
 console.log(`ratio:                         ${(decisions / trips).toFixed(2)} decisions per round trip`);
 
@@ -133,27 +150,26 @@ const worstRefused = [
     path: `/${[starred(i), literal('a', i), literal('aa', i), `a/${starred(i)}`][i % 4]}`,
   })),
 ];
-const fill = (unit, tail) => `/${unit.repeat(Math.floor((8192 - HOST.length - 1 - tail.length) / unit.length))}${tail}`;
+const filled = (unit, tail) => `/${unit.repeat(Math.floor((8192 - HOST.length - 1 - tail.length) / unit.length))}${tail}`;
 const worstRows = [
-  ['many segments', fill('a/', 'c/b')],
-  ['one long segment', fill('a', 'b/c/b')],
+  ['many segments', filled('a/', 'c/b')],
+  ['one long segment', filled('a', 'b/c/b')],
   // The endpoints' ends agree with this segment for 600 characters and more before they fail.
-  ['long segment, frequent chars', fill(`${'a'.repeat(199)}b`, '/c/b')],
-  ['percent-encoded segments', fill('a%61/', 'c/b')],
-  ['percent-encoded long segment', fill('%61', '%62/c/b')],
-  ['`;`, case and `//`', fill('A;x//', 'c/b')],
+  ['long segment, frequent chars', filled(`${'a'.repeat(199)}b`, '/c/b')],
+  ['percent-encoded segments', filled('a%61/', 'c/b')],
+  ['percent-encoded long segment', filled('%61', '%62/c/b')],
+  ['`;`, case and `//`', filled('A;x//', 'c/b')],
 ];
+const worstPlan = planOf({ records: worstRecords, rules: worstRules, secrets: { WORST }, exits: {}, refused: worstRefused });
+const worstValues = valuesOf(worstRecords);
 const worstInput = (head) => ({
+  plan: worstPlan,
+  values: worstValues,
   head,
   exit: 'page',
   rawTraits: { manualRedirects: true },
   locked: false,
   now: Date.now(),
-  records: worstRecords,
-  rules: worstRules,
-  exits: {},
-  refused: worstRefused,
-  secrets: { WORST },
 });
 // Wall time, and the process's CPU time (less swayed by other work on a loaded machine).
 const timed = (f) => {

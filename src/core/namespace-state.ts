@@ -5,7 +5,7 @@
 // else (a missed notice, a notice without a delta) makes the owner reload it. IndexedDB stays the
 // only truth: this is a cache kept exact by the revision.
 import type { AuditEntry } from '../contract.ts';
-import { type Endpoint, type InEffect, inEffect, mcpEndpoint, modelBase, providerKey } from '../inject/index.ts';
+import { type Endpoint, type InEffect, type InjectionPlan, type PlanRecord, boundEndpoints, inEffect, planRecord, providerKey } from '../inject/index.ts';
 import { type Policy, policyOf } from '../policy/index.ts';
 import {
   type Delta,
@@ -68,12 +68,15 @@ export class NamespaceState {
    */
   private models: Map<string, StoredRecord[]> | null = null;
   /**
-   * Where live `model` and `mcp` records are bound, by name (a base URL's endpoint, an MCP server's):
-   * one URL parse a record change, so deciding whether a forward is a model or MCP request parses
-   * none (README, Limits). The lists are made from it when asked after a change.
+   * The records as the injection plan reads them, by placeholder, each with its binding read (a
+   * base URL's endpoint, an MCP server's): one URL parse a record change, so a decision parses
+   * none of them (README, Limits). Made once per load, then changed by each delta's records.
    */
-  private bindings: Map<string, { kind: 'model' | 'mcp'; endpoint: Endpoint }> | null = null;
+  private placeholders: Map<string, PlanRecord> | null = null;
+  /** Where live `model` and `mcp` records are bound, made from `placeholders` when asked after a change. */
   private bound: { model: Endpoint[]; mcp: Endpoint[] } | null = null;
+  /** The injection plan: the policy's part (`effect.plan`) and the records', kept until either changes. */
+  private injection: InjectionPlan | null = null;
 
   constructor(
     readonly namespace: string,
@@ -97,7 +100,7 @@ export class NamespaceState {
     for (const r of loaded.records) this.records.set(r.name, r);
     this.live = null;
     this.models = null;
-    this.bindings = null;
+    this.placeholders = null;
     this.bound = null;
     this.requests.clear();
     for (const r of [...loaded.requests].sort(oldestFirst)) this.requests.set(r.id, r);
@@ -135,12 +138,12 @@ export class NamespaceState {
         this.live = live;
       }
       if (this.models) this.indexModel(before, r);
-      if (this.bindings) {
-        const binding = this.bindingOf(r);
-        if (binding) this.bindings.set(r.name, binding);
-        else this.bindings.delete(r.name);
-        this.bound = null;
+      if (this.placeholders) {
+        if (before && before.placeholder !== r.placeholder) this.placeholders.delete(before.placeholder);
+        this.placeholders.set(r.placeholder, planRecord(r, this.effect.known));
       }
+      this.bound = null;
+      this.injection = null;
     }
     for (const r of delta.requests ?? []) this.requests.set(r.id, r);
     for (const id of delta.dropped ?? []) this.requests.delete(id);
@@ -196,25 +199,21 @@ export class NamespaceState {
   }
 
   /** The endpoints live `model` records' base URLs and `mcp` records' servers bind them to. */
-  boundEndpoints(): { model: readonly Endpoint[]; mcp: readonly Endpoint[] } {
-    if (!this.bindings) {
-      this.bindings = new Map();
-      for (const r of this.all()) {
-        const binding = this.bindingOf(r);
-        if (binding) this.bindings.set(r.name, binding);
-      }
-    }
-    if (!this.bound) {
-      this.bound = { model: [], mcp: [] };
-      for (const { kind, endpoint } of this.bindings.values()) this.bound[kind].push(endpoint);
-    }
+  private boundEndpoints(): { model: readonly Endpoint[]; mcp: readonly Endpoint[] } {
+    this.bound ??= boundEndpoints(this.planRecords().values());
     return this.bound;
   }
 
-  private bindingOf(r: StoredRecord): { kind: 'model' | 'mcp'; endpoint: Endpoint } | null {
-    if (r.removedAt !== undefined || (r.kind !== 'model' && r.kind !== 'mcp')) return null;
-    const endpoint = r.kind === 'model' ? modelBase(r.provider, this.effect.known) : mcpEndpoint(r.provider);
-    return endpoint ? { kind: r.kind, endpoint } : null;
+  /** What every injection decision of this namespace reads (README, Forward): prepared once per change. */
+  plan(): InjectionPlan {
+    this.injection ??= { policy: this.effect.plan, records: this.planRecords(), bound: this.boundEndpoints() };
+    return this.injection;
+  }
+
+  /** Every record by placeholder, in name order (the last of a name's wins, as in any map of them). */
+  private planRecords(): ReadonlyMap<string, PlanRecord> {
+    this.placeholders ??= new Map(this.all().map((r) => [r.placeholder, planRecord(r, this.effect.known)]));
+    return this.placeholders;
   }
 
   /** A record's change, in the provider index: out of its old list, into its new one where its name goes. */
@@ -235,5 +234,6 @@ export class NamespaceState {
 
   private derive() {
     this.effect = inEffect(this.accepted, this.builtin, this.meta.registered);
+    this.injection = null;
   }
 }

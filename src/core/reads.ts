@@ -5,7 +5,7 @@
 import pkg from '../../package.json' with { type: 'json' };
 import type { AuditEntry, AuditPage, ExitPolicyView, PlaceholdersView, SecretView, VaultList, VaultStatus } from '../contract.ts';
 import { VaultError, enoent } from '../errors.ts';
-import { type Endpoint, type InEffect, type TestRequest, emptyRegistered, scrubbedRegistered, testVerdict } from '../inject/index.ts';
+import { type InEffect, type InjectionPlan, type TestRequest, emptyRegistered, scrubbedRegistered, testVerdict } from '../inject/index.ts';
 import type { KeyRing } from '../lock/index.ts';
 import {
   type AuditText,
@@ -168,9 +168,9 @@ export class Reads {
     return (await this.parts.served.state(namespace)).all();
   }
 
-  /** Where the namespace's live `model` and `mcp` records are bound (base URLs, servers), from memory. */
-  async bound(namespace: string): Promise<{ model: readonly Endpoint[]; mcp: readonly Endpoint[] }> {
-    return (await this.parts.served.state(namespace)).boundEndpoints();
+  /** The namespace's injection plan, from memory: prepared once per change of its records, policy or registrations. */
+  async plan(namespace: string): Promise<InjectionPlan> {
+    return (await this.parts.served.state(namespace)).plan();
   }
 
   /** The namespace's live `model` records bound to `provider`, by name, from memory's provider index. */
@@ -204,9 +204,8 @@ export class Reads {
   async test(namespace: string, request: TestRequest) {
     const state = await this.parts.served.state(namespace);
     if (!state.records.has(request.name)) throw new VaultError('ENOENT', `there is no record named ${request.name}`);
-    // The verdict needs no value: its head is never used, so records go in without theirs.
-    const byPlaceholder = new Map(state.all().map((r) => [r.placeholder, { ...r, value: '' }]));
-    return testVerdict(request, { records: byPlaceholder, locked: this.locked, now: this.parts.now(), ...state.effect.plan });
+    // The rules' decision over the plan, without values: nothing is filled in.
+    return testVerdict(request, state.plan(), { locked: this.locked, now: this.parts.now() });
   }
 
   /** The newest compiled scrubber (compiling first when it can), if there is one. */

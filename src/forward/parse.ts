@@ -5,9 +5,12 @@ import type { ExitName, RawTraits, RequestHead, Stamp } from '../contract.ts';
 import { einval } from '../errors.ts';
 import { MAX_HEAD_BYTES, MAX_HEADERS, MAX_URL_BYTES } from '../limits.ts';
 import { EXIT_NAME, HTTP_TOKEN, isDense, parseStamp } from '../validate.ts';
+import { readUrl } from '../inject/index.ts';
 
 export interface ForwardRequest {
   head: RequestHead;
+  /** `head.url` parsed, once, here: null only past the URL limit (the decision refuses it unread). */
+  url: URL | null;
   /** As bios sent it: a string is encoded only where it is scrubbed, in slices (an MCP request's). */
   body?: string | Uint8Array;
   owner: Stamp;
@@ -25,13 +28,8 @@ export function parseForward(fields: Record<string, unknown>): ForwardRequest {
     throw einval('head.method must be an HTTP method');
   }
   if (typeof head.url !== 'string') throw einval('head.url must be a string');
-  if (head.url.length <= MAX_URL_BYTES) {
-    try {
-      new URL(head.url);
-    } catch {
-      throw einval('head.url is not a URL');
-    }
-  }
+  const url = readUrl(head.url);
+  if (url === null && head.url.length <= MAX_URL_BYTES) throw einval('head.url is not a URL');
   if (!Array.isArray(head.headers) || !isDense(head.headers)) throw einval('head.headers must be a list of [name, value] strings');
   // One header past the limit is enough for the injector's refusal.
   const headers: unknown[] = head.headers.length > MAX_HEADERS ? head.headers.slice(0, MAX_HEADERS + 1) : head.headers;
@@ -51,6 +49,7 @@ export function parseForward(fields: Record<string, unknown>): ForwardRequest {
   }
   return {
     head: { method: head.method, url: head.url, headers: pairs.map(([n, v]) => [n, v] as [string, string]) },
+    url,
     ...(body !== undefined && { body }),
     owner: parseStamp(fields.owner),
     exit: fields.exit as ExitName,

@@ -1,21 +1,13 @@
 // What is in effect of a namespace's accepted policy (README, Model and MCP endpoints): rules that
 // can reach only model or MCP endpoints are dropped and listed as refused, other rules on the same
 // host stay (the request-time check still refuses there). Worked out once where the namespace's
-// state is derived, as a plan the injector reads (fnox's `ProxyPlan`): never per request.
-import type { ExitName, McpServerEntry, RefusedRule } from '../contract.ts';
+// state is derived, as the policy part of the plan every decision reads (fnox's `ProxyPlan`):
+// never per request.
+import type { McpServerEntry, RefusedRule } from '../contract.ts';
 import type { Policy } from '../policy/index.ts';
 import { ENDPOINT_REASON, type Endpoint, entriesByDomain, ruleCoveredBy } from './endpoints.ts';
-import type { PolicyRule } from './injector.ts';
+import { type PolicyPlan, preparePolicy } from './plan.ts';
 import { type Registered, refusedEndpoints } from './registered.ts';
-
-/** What every injection decision reads of the namespace: rules, `[secrets]`, `[exits]` and the refused endpoints. */
-export interface ForwardPlan {
-  rules: readonly PolicyRule[];
-  /** The accepted `/etc/fnox/config.toml`'s `[secrets]`: name → placeholder. */
-  secrets: Readonly<Record<string, string>>;
-  exits: Readonly<Record<string, readonly ExitName[]>>;
-  refused: readonly Endpoint[];
-}
 
 /** The policy in effect and the endpoints it may never reach, derived from the accepted policy and the registrations. */
 export interface InEffect {
@@ -23,7 +15,8 @@ export interface InEffect {
   refused: RefusedRule[];
   endpoints: Endpoint[];
   mcp: McpServerEntry[];
-  plan: ForwardPlan;
+  /** The policy part of the injection plan, its rules' globs compiled. */
+  plan: PolicyPlan;
   /** The built-in model entries, with their provider ids, and every id they name. */
   models: readonly Endpoint[];
   known: ReadonlySet<string>;
@@ -35,13 +28,18 @@ export const endpointReason = (secret: string) => `${secret}: ${ENDPOINT_REASON}
 export function inEffect(accepted: Policy, builtin: readonly Endpoint[], registered: Registered | undefined): InEffect {
   const endpoints = refusedEndpoints(builtin, registered);
   const { policy, refused } = withoutEndpointRules(accepted, endpoints);
-  const plan: ForwardPlan = {
+  const mcp = registered?.mcp ?? [];
+  const ids = knownProviders(builtin);
+  const plan = preparePolicy({
     rules: policy.config?.rules ?? [],
     secrets: policy.config?.secrets ?? {},
     exits: policy.secrets?.exits ?? {},
     refused: endpoints,
-  };
-  return { policy, refused, endpoints, mcp: registered?.mcp ?? [], plan, models: builtin, known: knownProviders(builtin) };
+    mcp,
+    models: builtin,
+    known: ids,
+  });
+  return { policy, refused, endpoints, mcp, plan, models: builtin, known: ids };
 }
 
 const known = new WeakMap<readonly Endpoint[], ReadonlySet<string>>();

@@ -1,6 +1,6 @@
-// The forward decision (README, Forward; Model and MCP endpoints): fnox's proxy semantics as pure
-// functions of a request head and the namespace's plan, the model and MCP refusal, MCP requests,
-// and the agent's registrations. Nothing here sends, stores or decrypts.
+// The injection decision (README, Forward; Model and MCP endpoints): fnox's proxy semantics as one
+// pure decision over the namespace's prepared plan and a request read once, then one fill; the model
+// and MCP refusal, and the agent's registrations. Nothing here sends, stores or decrypts.
 export {
   ENDPOINT_REASON,
   type Endpoint,
@@ -17,41 +17,41 @@ export {
   segmentMatches,
   toEndpoint,
 } from './endpoints.ts';
-export { type ForwardPlan, type InEffect, endpointReason, inEffect, withoutEndpointRules } from './in-effect.ts';
+export { type InEffect, endpointReason, inEffect, withoutEndpointRules } from './in-effect.ts';
+export { basicCredentials } from './basic.ts';
 export {
-  type ForwardDecision,
-  type ForwardInput,
-  type InjectRecord,
-  type PolicyRule,
-  type TestContext,
-  type TestRequest,
-  type Use,
-  basicCredentials,
-  clean,
-  decideForward,
-  globMatches,
-  headPlaceholders,
-  headRefusal,
-  inertReason,
-  isKernelMcpUrl,
-  ruleAllows,
-  testVerdict,
-} from './injector.ts';
-export { PathReader, globMatchesWhole, wildcardMatches } from './match.ts';
-export {
-  MODEL_NOWHERE,
-  type ModelDecision,
-  type ModelInput,
-  type ModelRecord,
-  type ModelTarget,
+  type Allowed,
+  type Decision,
+  type HeaderFill,
   type ModelUse,
-  decideModel,
-  modelBinding,
-  modelBase,
-  modelRequest,
-  providerKey,
-} from './model.ts';
-export { type McpDecision, type McpInput, type McpRecord, SECRET_TO_MCP, decideMcp, mcpEndpoint, mcpRequest, mcpServerUrl, underServerUrl } from './mcp.ts';
+  type Moment,
+  type Refusal,
+  type Target,
+  type Use,
+  clean,
+  decide,
+  inertReason,
+  ruleAllows,
+  targetOf,
+} from './decide.ts';
+export { fill } from './fill.ts';
+export { PathReader, type PreparedGlob, globMatches, globMatchesWhole, prepareGlob, preparedMatches, wildcardMatches } from './match.ts';
+export { SECRET_TO_MCP, mcpServerUrl, underServerUrl } from './mcp.ts';
+export { MODEL_KEY_HEADERS, MODEL_NOWHERE, type ModelTarget, modelBinding, modelRequest, providerKey } from './model.ts';
+export {
+  type Binding,
+  type InjectionPlan,
+  type PlanRecord,
+  type PolicyPlan,
+  type PolicyRule,
+  type PreparedRule,
+  type PreparedServer,
+  boundEndpoints,
+  planRecord,
+  preparePolicy,
+} from './plan.ts';
+export { type InjectRequest, checkHead, isKernelMcpUrl, kernelForm, readUrl } from './request.ts';
+export { type TestRequest, testVerdict } from './verdict.ts';
 export {
   type Registered,
   checkRegistration,

@@ -192,9 +192,14 @@ function splitGlob(glob: string): Part[] | null {
   return parts;
 }
 
-/** Compiled globs, bounded: the policy's globs are few, but a cache must not grow without end. */
-const globs = new Map<string, Prepared>();
-const GLOB_CACHE = 4096;
+/** A glob compiled once, by the plan that holds it (`prepareGlob`): its automata are made on first use. */
+export type PreparedGlob = Prepared;
+
+/** A rule's path glob, compiled for matching many paths: a plan holds one per glob of its rules. */
+export function prepareGlob(glob: string): PreparedGlob {
+  const parts = splitGlob(glob);
+  return parts ? { whole: null, parts } : { whole: compileGlob(glob), parts: null };
+}
 
 /**
  * Rule path globs: `*` any run without `/`, `**` any run where it stands for whole segments (else
@@ -207,13 +212,11 @@ const GLOB_CACHE = 4096;
  * part backwards from the path's end (`endsWithPart`).
  */
 export function globMatches(glob: string, path: string, reader: PathReader = new PathReader(path)): boolean {
-  let g = globs.get(glob);
-  if (!g) {
-    if (globs.size >= GLOB_CACHE) globs.clear();
-    const parts = splitGlob(glob);
-    g = parts ? { whole: null, parts } : { whole: compileGlob(glob), parts: null };
-    globs.set(glob, g);
-  }
+  return preparedMatches(prepareGlob(glob), path, reader);
+}
+
+/** `globMatches` with the glob compiled before. */
+export function preparedMatches(g: PreparedGlob, path: string, reader: PathReader = new PathReader(path)): boolean {
   if (g.whole) return g.whole.words === 1 ? run1(g.whole, path) : runN(g.whole, path);
   const { parts } = g;
   let at = firstEnd(parts[0], reader, 0, true);
@@ -320,7 +323,7 @@ function search(part: Part, reader: PathReader, from: number, anchored: boolean)
 
 /**
  * One path as every glob of a decision reads it: its index, made on first use, and the part
- * searches already done over it. `decideForward` makes one per decision.
+ * searches already done over it. A decision makes one, on its first rule.
  */
 export class PathReader {
   readonly searches = new Map<string, Search>();

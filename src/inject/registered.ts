@@ -4,7 +4,7 @@ import type { McpServerEntry, RegisteredEndpoints } from '../contract.ts';
 import { type Endpoint, toEndpoint } from './endpoints.ts';
 import { einval } from '../errors.ts';
 import { MAX_REGISTERED, MAX_REGISTERED_STARS, MAX_REGISTERED_URL_BYTES, MAX_SERVER_NAMES, utf8Length } from '../limits.ts';
-import { isKernelMcpUrl } from './injector.ts';
+import { isKernelMcpUrl } from './request.ts';
 import { RECORD_NAME, isDense } from '../validate.ts';
 
 /** The model base URLs and MCP servers a namespace holds (the contract's shape). */

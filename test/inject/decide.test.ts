@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import type { RequestHead } from '../../src/contract.ts';
 import type { Endpoint } from '../../src/inject/index.ts';
+import { globMatches, isKernelMcpUrl } from '../../src/inject/index.ts';
 import {
   type ForwardDecision,
   type ForwardInput,
@@ -11,10 +12,8 @@ import {
   decideForward,
   decideMcp,
   decideModel,
-  globMatches,
-  isKernelMcpUrl,
   testVerdict,
-} from '../../src/inject/index.ts';
+} from './decisions.ts';
 
 // The dev server's esbuild plugin strips import attributes, so the generated list is fetched.
 const BUILTIN: Endpoint[] = await (await fetch('/src/endpoints.json')).json();

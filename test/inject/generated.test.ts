@@ -1,5 +1,5 @@
 // 12,000 seeded random requests against a small reference written here from the README's rules,
-// independent of src/injector.ts: it decides from how each request was built, not by parsing it.
+// independent of src/inject/decide.ts: it decides from how each request was built, not by parsing it.
 // Paths come in hostile spellings (random percent-encoding, `//`, `;` parameters, letter case,
 // version segments, dot segments, malformed escapes), and every injected head is checked against
 // a broad reading of its URL written here too: none may lie under a refused endpoint.
@@ -7,7 +7,7 @@ import { expect } from '@open-wc/testing';
 import { prng } from '../helpers/random.ts';
 import type { ExitName, RequestHead } from '../../src/contract.ts';
 import type { Endpoint } from '../../src/inject/index.ts';
-import { type ForwardInput, type InjectRecord, type PolicyRule, decideForward, decideMcp, decideModel } from '../../src/inject/index.ts';
+import { type ForwardInput, type InjectRecord, type PolicyRule, decideForward, decideMcp, decideModel } from './decisions.ts';
 
 const NOW = 1_800_000_000_000;
 const ph = (n: number) => `fnox_proxy_${n.toString(16).padStart(24, '0')}`;
