@@ -61,8 +61,9 @@ async function puppeteerEngine(name) {
     return handle?.asElement() ?? null;
   };
   return {
-    open: (url) => tab.goto(url),
-    reload: () => tab.reload(),
+    // Not waiting for `load`: a frame the vault's frame-ancestors refuses can hold it back in Firefox.
+    open: (url) => tab.goto(url, { waitUntil: 'domcontentloaded' }),
+    reload: () => tab.reload({ waitUntil: 'domcontentloaded' }),
     log: () => tab.$eval('#log', (e) => e.textContent),
     isolated: () => tab.evaluate('crossOriginIsolated'),
     keep: async (value) => {
