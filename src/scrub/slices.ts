@@ -4,7 +4,9 @@
 // texts one after the other; between pieces the thread is given back whenever a slice used ~8 ms.
 import type { ScrubHit } from '../contract.ts';
 import { utf8Length } from '../limits.ts';
-import { type Scrubber, type ScrubStream, joinBytes as join } from './scrubber.ts';
+import { joinBytes as join } from './emit.ts';
+import type { Scrubber } from './scrubber.ts';
+import type { ScrubStream } from './stream.ts';
 
 /**
  * A piece of a text scrubbed at once: well under a millisecond of work on usual text, and about
