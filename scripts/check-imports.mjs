@@ -79,7 +79,41 @@ export function checkImports(root) {
       if (rankOf(to) >= rankOf(from)) say(`${from}/ imports ${to}/, which is not a layer below it`);
     }
   }
+  problems.push(...checkTestImports(root));
   return { files: files.length, problems, cycles: cyclesOf(graph) };
+}
+
+/**
+ * The tests' one rule: a folder's own tests (`test/<folder>/`) may import its files directly; any
+ * other test reaches a folder of src/ through its face, as the other folders do.
+ */
+export function checkTestImports(root) {
+  const problems = [];
+  const walk = (dir) => {
+    if (!existsSync(join(root, dir))) return;
+    for (const name of readdirSync(join(root, dir))) {
+      const path = `${dir}/${name}`;
+      if (statSync(join(root, path)).isDirectory()) walk(path);
+      else if (/\.(ts|mjs)$/.test(name)) check(path);
+    }
+  };
+  const check = (file) => {
+    const text = readFileSync(join(root, file), 'utf8');
+    const own = /^test\/([^/]+)\//.exec(file)?.[1];
+    for (const m of text.matchAll(IMPORT)) {
+      const spec = m[1] ?? m[2] ?? m[3];
+      if (!spec.startsWith('.')) continue;
+      const target = relative(root, resolve(root, dirname(file), spec))
+        .split('\\')
+        .join('/');
+      const to = folderOf(target);
+      if (to === null || to === 'ground' || to === 'components' || to === own || target === `src/${to}/index.ts`) continue;
+      const line = text.slice(0, m.index + m[0].indexOf(spec)).split('\n').length;
+      problems.push({ file, line, rule: `${target} is inside ${to}/: a test of another folder imports its face, src/${to}/index.ts` });
+    }
+  };
+  walk('test');
+  return problems;
 }
 
 /** Strongly connected groups of more than one file (Tarjan), or a file importing itself. */

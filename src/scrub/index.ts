@@ -1,8 +1,6 @@
 // The scrubber (README, The scrubber): the matcher over bytes, strings and streams, and the slices
 // that keep big scrubs from holding the thread. Pure but for the slices' yields; fine in a worker.
 export type { ScrubValue } from './compile.ts';
-export { joinBytes } from './emit.ts';
-export { MAX_FORM_GROWTH } from './kinds.ts';
 export { type ScrubTables, type Scrubber, compileScrubber, compileTables, scrubberOf, tableBuffers } from './scrubber.ts';
-export { PIECE_BYTES, SLICE_MS, addHits, bytePieces, pushSliced, redactSliced, redactToBytes, slicer, utf8LengthSliced, yieldThread } from './slices.ts';
-export { IDLE_MS, STREAM_GROWTH, type ScrubStream, type ScrubStreamOptions } from './stream.ts';
+export { bytePieces, pushSliced, redactSliced, redactToBytes, slicer, utf8LengthSliced, yieldThread } from './slices.ts';
+export { IDLE_MS, type ScrubStream } from './stream.ts';

@@ -1,5 +1,4 @@
 // /dev/sealed (README, /dev/sealed): the kernel's requests, parsed at the boundary and answered
 // through the narrow port `SealedVault`.
 export { answerSealed } from './answer.ts';
-export type { SealedVault } from './port.ts';
 export { parseSealedRequest } from './parse.ts';

@@ -3,18 +3,11 @@
 // expectations written out by hand for each case.
 import { expect } from '@open-wc/testing';
 import { armor, Encrypter } from 'age-encryption';
-import {
-  BackupError,
-  backupFileName,
-  backupJson,
-  checkBackupPassphrase,
-  decryptAge,
-  encryptBackup,
-  fileKind,
-  planRestore,
-  readBackup,
-  readDotenv,
-} from '../../src/backup/index.ts';
+import { BackupError, checkBackupPassphrase } from '../../src/backup/index.ts';
+import { backupFileName, backupJson, readBackup } from '../../src/backup/format.ts';
+import { decryptAge, encryptBackup, fileKind } from '../../src/backup/age.ts';
+import { planRestore } from '../../src/backup/plan.ts';
+import { readDotenv } from '../../src/backup/dotenv.ts';
 import type { StoredRecord } from '../../src/store/index.ts';
 
 const NS = 'https://seven.sliccy.ai';

@@ -3,7 +3,9 @@
 // time is measured on its own, in the same run, and subtracted.
 import { expect } from '@open-wc/testing';
 import { deleteDB } from 'idb';
-import { backupJson, decryptAge, encryptBackup, planRestore, readBackup } from '../../src/backup/index.ts';
+import { backupJson, readBackup } from '../../src/backup/format.ts';
+import { decryptAge, encryptBackup } from '../../src/backup/age.ts';
+import { planRestore } from '../../src/backup/plan.ts';
 import { openVaultDb, type VaultDb } from '../../src/store/index.ts';
 import { decryptValue } from '../../src/store/index.ts';
 import { Records } from '../../src/store/index.ts';

@@ -5,7 +5,9 @@
 // meanwhile. Real IndexedDB and WebCrypto in the test page's own origin, the popup's own service.
 import { expect } from '@open-wc/testing';
 import { deleteDB } from 'idb';
-import { BackupService, type RestorePlan, planRestore, readDotenv } from '../../src/backup/index.ts';
+import { BackupService, type RestorePlan } from '../../src/backup/index.ts';
+import { planRestore } from '../../src/backup/plan.ts';
+import { readDotenv } from '../../src/backup/dotenv.ts';
 import { VaultError } from '../../src/errors.ts';
 import { Lock, openDevice } from '../../src/lock/index.ts';
 import { type HeldKey, Records, type VaultDb, auditPage, decryptValue, openVaultDb } from '../../src/store/index.ts';

@@ -3,7 +3,9 @@
 // IndexedDB, WebCrypto and the age worker in the test page's own origin, the popup's own service.
 import { expect } from '@open-wc/testing';
 import { deleteDB } from 'idb';
-import { BackupService, decryptAge, readBackup } from '../../src/backup/index.ts';
+import { BackupService } from '../../src/backup/index.ts';
+import { decryptAge } from '../../src/backup/age.ts';
+import { readBackup } from '../../src/backup/format.ts';
 import { openDevice } from '../../src/lock/index.ts';
 import { type HeldKey, Records, type VaultDb, decryptValue, openVaultDb } from '../../src/store/index.ts';
 import { canary } from '../helpers/vault.ts';

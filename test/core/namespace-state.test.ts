@@ -2,7 +2,7 @@
 // the `placeholders` event follow every delta, and a rotation doesn't make it list them again.
 import { expect } from '@open-wc/testing';
 import { emptyMeta, type NamespaceMeta, type StoredRecord } from '../../src/store/index.ts';
-import { NamespaceState } from '../../src/core/index.ts';
+import { NamespaceState } from '../../src/core/namespace-state.ts';
 
 const NS = 'https://seven.sliccy.ai';
 const ph = (n: number) => `fnox_proxy_${n.toString(16).padStart(24, '0')}`;

@@ -5,7 +5,8 @@
 // written for the test; and the rates of `[limits]` over generated times against a model.
 import { expect } from '@open-wc/testing';
 import type { ExecMode, KernelExec } from '../../src/contract.ts';
-import { type ExecRecord, emptyLog, judgeExec, logged, modeAllows, rateRefusal } from '../../src/exec/index.ts';
+import { emptyLog, judgeExec, logged, rateRefusal } from '../../src/exec/index.ts';
+import { type ExecRecord, modeAllows } from '../../src/exec/judge.ts';
 import { DEFAULT_LIMITS, type ExecPolicy } from '../../src/policy/index.ts';
 import { prng } from '../helpers/random.ts';
 

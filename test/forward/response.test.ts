@@ -2,7 +2,7 @@
 // chunk comes in, it is scrubbed in slices that give the thread back, and the parts keep their order.
 import { expect } from '@open-wc/testing';
 import type { ResponsePart } from '../../src/contract.ts';
-import { relayResponse } from '../../src/forward/index.ts';
+import { relayResponse } from '../../src/forward/response.ts';
 import { compileScrubber } from '../../src/scrub/index.ts';
 import { heartbeat } from '../helpers/heartbeat.ts';
 

@@ -7,7 +7,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { deleteDB } from 'idb';
 import { AGENT_OPS, AGENT_PARSERS } from '../../src/agent/index.ts';
-import { PAGE_OPS } from '../../src/gateway/index.ts';
+import { PAGE_OPS } from '../../src/gateway/commands.ts';
 import { openVaultDb } from '../../src/store/index.ts';
 import { Gateway } from '../../src/gateway/index.ts';
 import { Vault } from '../../src/core/index.ts';

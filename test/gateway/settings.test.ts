@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { originAllowed, parseConfig, parseEmbedders } from '../../src/gateway/index.ts';
+import { originAllowed } from '../../src/gateway/index.ts';
+import { parseConfig, parseEmbedders } from '../../src/gateway/settings.ts';
 
 describe('embedders.json', () => {
   const list = ['https://*.sliccy.ai', 'http://localhost:8001'];

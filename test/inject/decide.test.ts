@@ -1,7 +1,8 @@
 import { expect } from '@open-wc/testing';
 import type { RequestHead } from '../../src/contract.ts';
 import type { Endpoint } from '../../src/inject/index.ts';
-import { globMatches, isKernelMcpUrl } from '../../src/inject/index.ts';
+import { globMatches } from '../../src/inject/match.ts';
+import { isKernelMcpUrl } from '../../src/inject/request.ts';
 import {
   type ForwardDecision,
   type ForwardInput,

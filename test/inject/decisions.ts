@@ -3,26 +3,19 @@
 // request's URL read once, one decision, then one fill with the values it names.
 import type { ExitName, McpServerEntry, RawTraits, RecordKind, RequestHead } from '../../src/contract.ts';
 import {
-  type Allowed,
-  type Decision,
   type Endpoint,
   type InjectionPlan,
-  type ModelUse,
-  type Moment,
-  type PolicyRule,
   type Refusal,
-  type Target,
   type TestRequest,
-  type Use,
-  checkHead,
   decide,
   fill,
   planRecord,
-  preparePolicy,
   readUrl,
-  targetOf,
   testVerdict as verdict,
 } from '../../src/inject/index.ts';
+import { type Allowed, type Decision, type ModelUse, type Moment, type Target, type Use, targetOf } from '../../src/inject/decide.ts';
+import { type PolicyRule, preparePolicy } from '../../src/inject/plan.ts';
+import { checkHead } from '../../src/inject/request.ts';
 
 export type { PolicyRule };
 export interface InjectRecord {

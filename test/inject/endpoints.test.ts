@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import type { Rule } from '../../src/contract.ts';
-import { type Endpoint, hostMatches, matchesEndpoint, pathUnder, ruleOnlyReachesEndpoints, toEndpoint } from '../../src/inject/index.ts';
+import type { Endpoint } from '../../src/inject/index.ts';
+import { hostMatches, matchesEndpoint, pathUnder, ruleOnlyReachesEndpoints, toEndpoint } from '../../src/inject/endpoints.ts';
 
 // The dev server's esbuild plugin strips import attributes, so the generated list is fetched.
 const BUILTIN: Endpoint[] = await (await fetch('/src/endpoints.json')).json();

@@ -4,9 +4,10 @@
 // automaton, and the prepared endpoint entries against a segment-by-segment comparison by ends.
 import { expect } from '@open-wc/testing';
 import { prng, wildcardRef } from '../helpers/random.ts';
-import { globMatches, globMatchesWhole } from '../../src/inject/index.ts';
-import { isAmbiguousPath, rawPath } from '../../src/inject/index.ts';
-import { broadSegments, type Endpoint, isVersionSegment, matchesEndpoint, normalizeHost } from '../../src/inject/index.ts';
+import { globMatches, globMatchesWhole } from '../../src/inject/match.ts';
+import { isAmbiguousPath, rawPath } from '../../src/inject/urls.ts';
+import type { Endpoint } from '../../src/inject/index.ts';
+import { broadSegments, isVersionSegment, matchesEndpoint, normalizeHost } from '../../src/inject/endpoints.ts';
 
 const hex = (c: string) => /^[0-9a-f]$/i.test(c);
 

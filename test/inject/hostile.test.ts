@@ -4,11 +4,11 @@ import { expect } from '@open-wc/testing';
 import type { RequestHead } from '../../src/contract.ts';
 import type { Endpoint } from '../../src/inject/index.ts';
 import { parseForward } from '../../src/forward/index.ts';
-import { basicCredentials } from '../../src/inject/index.ts';
+import { basicCredentials } from '../../src/inject/basic.ts';
 import { type ForwardInput, type InjectRecord, type PolicyRule, decideForward, headRefusal, testVerdict } from './decisions.ts';
 import { readUrl } from '../../src/inject/index.ts';
 import { HTTP_TOKEN } from '../../src/validate.ts';
-import { isVersionSegment } from '../../src/inject/index.ts';
+import { isVersionSegment } from '../../src/inject/endpoints.ts';
 import { prng } from '../helpers/random.ts';
 import { MAX_HEAD_BYTES, MAX_HEADERS, MAX_URL_BYTES } from '../../src/limits.ts';
 

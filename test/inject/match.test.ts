@@ -3,7 +3,7 @@
 // texts: each decision must stay far below the 50 ms that would hold the embedder's main thread.
 import { expect } from '@open-wc/testing';
 import { prng, wildcardRef } from '../helpers/random.ts';
-import { globMatches, wildcardMatches } from '../../src/inject/index.ts';
+import { globMatches, wildcardMatches } from '../../src/inject/match.ts';
 
 /**
  * fnox's globset, read from its parser and written here as tokens: `?` one character but `/`, `*`

@@ -4,7 +4,8 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { deleteDB } from 'idb';
 import { openVaultDb, type VaultDb } from '../../src/store/index.ts';
-import { KeyRing, type KeyMessage, Lock, autoUnlock, openDevice } from '../../src/lock/index.ts';
+import { KeyRing, Lock, autoUnlock, openDevice } from '../../src/lock/index.ts';
+import type { KeyMessage } from '../../src/lock/keyring.ts';
 import { type KeyCheck, decryptValue } from '../../src/store/index.ts';
 import { Records } from '../../src/store/index.ts';
 import type { VaultError } from '../../src/errors.ts';

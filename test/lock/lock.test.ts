@@ -4,7 +4,9 @@
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { deleteDB } from 'idb';
-import { Lock, LockError, type Proof, autoUnlock, delayAfter, opensCheck, unwrapKey } from '../../src/lock/index.ts';
+import { Lock, LockError, type Proof, autoUnlock } from '../../src/lock/index.ts';
+import { delayAfter } from '../../src/lock/lock.ts';
+import { opensCheck, unwrapKey } from '../../src/lock/slots.ts';
 import { type DeviceSlot, type KeyCheck, type KeyEpoch, type KeySlot, Records, type VaultDb, decryptValue, openVaultDb } from '../../src/store/index.ts';
 import { canary } from '../helpers/vault.ts';
 

@@ -39,6 +39,19 @@ test('an import of another folder that skips its face is caught', () => {
   assert.equal(problems[0].line, 1);
 });
 
+test("a folder's own tests may import its files; another folder's test reaches them only through the face", () => {
+  const { problems } = check({
+    'src/store/records.ts': 'export const Records = 1;\n',
+    'src/store/index.ts': "export { Records } from './records.ts';\n",
+    'test/store/records.test.ts': "import { Records } from '../../src/store/records.ts';\n",
+    'test/lock/lock.test.ts': "import { Records } from '../../src/store/index.ts';\nimport { Records as R } from '../../src/store/records.ts';\n",
+  });
+  assert.deepEqual(
+    problems.map((p) => `${p.file}:${p.line}: ${p.rule}`),
+    ['test/lock/lock.test.ts:2: src/store/records.ts is inside store/: a test of another folder imports its face, src/store/index.ts'],
+  );
+});
+
 test('a pure rule importing a store, or a store importing a feature, is caught', () => {
   const { problems } = check({
     'src/policy/accepted.ts': "import type { VaultDb } from '../store/index.ts';\n",

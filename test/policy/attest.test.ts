@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { MAX_POLICY_FILE_BYTES as MAX_BYTES } from '../../src/limits.ts';
-import { checkAttestation, parentsOf, untrustedWarning } from '../../src/policy/index.ts';
+import { checkAttestation } from '../../src/policy/index.ts';
+import { parentsOf, untrustedWarning } from '../../src/policy/attest.ts';
 import { decode, loadFixtures, sha256 } from '../helpers/attest.ts';
 
 const fixtures = await loadFixtures();

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
-import { policyChanges } from '../../src/policy/index.ts';
-import { parseFnoxConfig } from '../../src/policy/index.ts';
-import { parseSecretsPolicy } from '../../src/policy/index.ts';
+import { policyChanges } from '../../src/policy/changes.ts';
+import { parseFnoxConfig } from '../../src/policy/fnox-config.ts';
+import { parseSecretsPolicy } from '../../src/policy/secrets-policy.ts';
 
 const SECRETS = `[secrets]
 A = { provider = "seven", value = "fnox_proxy_0123456789abcdef01234567" }

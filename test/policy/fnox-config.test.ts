@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { checkDomain, parseFnoxConfig } from '../../src/policy/index.ts';
+import { checkDomain, parseFnoxConfig } from '../../src/policy/fnox-config.ts';
 
 const P1 = 'fnox_proxy_0123456789abcdef01234567';
 const P2 = 'fnox_proxy_89abcdef0123456789abcdef';

@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { DEFAULT_LIMITS, parseSecretsPolicy } from '../../src/policy/index.ts';
+import { DEFAULT_LIMITS } from '../../src/policy/index.ts';
+import { parseSecretsPolicy } from '../../src/policy/secrets-policy.ts';
 
 const README_EXAMPLE = `[exec]
 NPM_TOKEN = true

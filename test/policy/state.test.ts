@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { parseFnoxConfig } from '../../src/policy/index.ts';
-import { parseSecretsPolicy } from '../../src/policy/index.ts';
+import { parseFnoxConfig } from '../../src/policy/fnox-config.ts';
+import { parseSecretsPolicy } from '../../src/policy/secrets-policy.ts';
 import { secretPolicy, secretState } from '../../src/policy/index.ts';
 
 const P = 'fnox_proxy_0123456789abcdef01234567';

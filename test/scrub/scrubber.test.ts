@@ -1,7 +1,8 @@
 import { expect } from '@open-wc/testing';
 import { prng } from '../helpers/random.ts';
 import type { ScrubHit } from '../../src/contract.ts';
-import { compileScrubber, IDLE_MS, STREAM_GROWTH, type ScrubValue } from '../../src/scrub/index.ts';
+import { compileScrubber, IDLE_MS, type ScrubValue } from '../../src/scrub/index.ts';
+import { STREAM_GROWTH } from '../../src/scrub/stream.ts';
 
 // ── A reference, written independently: the forms from btoa and friends, and a brute-force
 // leftmost-longest scan over every pattern. The scrubber must agree with it byte for byte.

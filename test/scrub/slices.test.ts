@@ -2,7 +2,8 @@
 // values placed across the pieces, multi-byte characters and surrogate pairs on the seams.
 import { expect } from '@open-wc/testing';
 import { compileScrubber } from '../../src/scrub/index.ts';
-import { PIECE_BYTES, pushSliced, redactSliced, redactToBytes } from '../../src/scrub/index.ts';
+import { pushSliced, redactSliced, redactToBytes } from '../../src/scrub/index.ts';
+import { PIECE_BYTES } from '../../src/scrub/slices.ts';
 import { prng } from '../helpers/random.ts';
 import { besideBaseline } from '../helpers/heartbeat.ts';
 

@@ -9,7 +9,8 @@ import type { AuditEntry, Stamp } from '../../src/contract.ts';
 import { Vault } from '../../src/core/index.ts';
 import { compileScrubber } from '../../src/scrub/index.ts';
 import { answerSealed } from '../../src/sealed/index.ts';
-import { type AuditDraft, type VaultDb, WITHHELD, openVaultDb, scrubAudit } from '../../src/store/index.ts';
+import { type AuditDraft, type VaultDb, openVaultDb } from '../../src/store/index.ts';
+import { WITHHELD, scrubAudit } from '../../src/store/audit.ts';
 import { prng } from '../helpers/random.ts';
 import { PURGE_AFTER_MS } from '../../src/limits.ts';
 
