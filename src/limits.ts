@@ -317,3 +317,27 @@ export const NOTE_USE_EVERY_MS = 10_000;
 export const AUDIT_MEMORY = 64;
 /** Records a namespace's summary reads to look for a secret not removed. */
 export const SUMMARY_RECORDS = 16;
+
+// ── Slices, streams and automata (README, Limits: heavy work) ──────────────────────────────
+
+/**
+ * A piece of a text scrubbed at once: well under a millisecond of work on usual text, and about
+ * 4 ms in Node, 10 ms in Firefox, on the slowest text measured (1,000 values sharing a prefix, and
+ * that prefix with every character a JSON escape, repeated, where every start is tried: about
+ * 130 ms a MiB in Node, 320 in Firefox, where 128 KiB pieces held the thread 78 ms; docs/limits.md).
+ */
+export const PIECE_BYTES = 1 << 15;
+/**
+ * The characters a string is scanned at once between looks at the clock (the scan resumes where it
+ * stopped, so a step costs nothing but the look): a slow engine's slice still ends within ~8 ms
+ * and one step, where a fixed piece's time grows with the engine's speed per byte.
+ */
+export const SCAN_STEP_CHARS = 1 << 12;
+/** How long a slice may run before it yields. */
+export const SLICE_MS = 8;
+/** A stream's `idle()` releases its held tail only this long after its last `push`. */
+export const IDLE_MS = 250;
+/** States a glob part's lazy DFA keeps; past that, the automaton is stepped without it. */
+export const DFA_STATES = 256;
+/** A job of the vault's worker is sent this many times in all: to a new worker once, then it fails. */
+export const WORKER_TRIES = 2;

@@ -5,8 +5,8 @@
 import type { AgentRequestState } from '../contract.ts';
 import { VaultError, einval, enoent } from '../errors.ts';
 import type { InEffect, Registered } from '../inject/index.ts';
-import { MAX_STREAMS, REFRESH_SOON_MS } from '../limits.ts';
-import { IDLE_MS, type ScrubStream, type Scrubber, pushSliced, redactSliced } from '../scrub/index.ts';
+import { IDLE_MS, MAX_STREAMS, REFRESH_SOON_MS } from '../limits.ts';
+import { type ScrubStream, type Scrubber, pushSliced, redactSliced } from '../scrub/index.ts';
 import { type StoredRecord, type StoredRequest, stateAt } from '../store/index.ts';
 import { agentRecords, mcpCredentials, modelCredential } from './credentials.ts';
 import type { AgentCommand } from './parse.ts';

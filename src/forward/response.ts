@@ -5,8 +5,9 @@
 // parts are taken one after the other, and a big body chunk is scrubbed in slices that give the
 // thread back (README, Limits), whatever size bios or the upstream hands it over in.
 import type { ResponsePart } from '../contract.ts';
-import { IDLE_MS, type Scrubber, bytePieces, slicer } from '../scrub/index.ts';
+import { type Scrubber, bytePieces, slicer } from '../scrub/index.ts';
 import { isDense } from '../validate.ts';
+import { IDLE_MS } from '../limits.ts';
 
 export function relayResponse(port: MessagePort, scrubber: Scrubber): void {
   const body = scrubber.stream();

@@ -2,6 +2,7 @@
 // here builds a regular expression from a pattern or backtracks: a glob runs as a set of NFA
 // positions over the path (at most path × pattern steps), a `*`-only pattern (a host label) as
 // literal pieces found left to right with KMP (linear in text + pattern). Pure.
+import { DFA_STATES } from '../limits.ts';
 
 // A compiled glob is a bit-parallel NFA (shift-and): bit p is "before op p", bit n is "matched".
 const CHAR = 0;
@@ -47,9 +48,6 @@ interface Dfa {
   flags: Uint8Array;
 }
 const ACCEPTS = 1;
-
-/** States a part's lazy DFA keeps; past that, the automaton is stepped without it. */
-const DFA_STATES = 256;
 
 const has = (bits: Int32Array, p: number) => (bits[p >>> 5] & (1 << (p & 31))) !== 0;
 const set = (bits: Int32Array, p: number) => {

@@ -3,4 +3,4 @@
 export type { ScrubValue } from './compile.ts';
 export { type ScrubTables, type Scrubber, compileScrubber, compileTables, scrubberOf, tableBuffers } from './scrubber.ts';
 export { bytePieces, pushSliced, redactSliced, redactToBytes, slicer, utf8LengthSliced, yieldThread } from './slices.ts';
-export { IDLE_MS, type ScrubStream } from './stream.ts';
+export type { ScrubStream } from './stream.ts';

@@ -3,26 +3,10 @@
 // through a scrub stream in 32 KiB pieces (chunk boundaries never change a stream's output), many
 // texts one after the other; between pieces the thread is given back whenever a slice used ~8 ms.
 import type { ScrubHit } from '../contract.ts';
-import { utf8Length } from '../limits.ts';
+import { PIECE_BYTES, SCAN_STEP_CHARS, SLICE_MS, utf8Length } from '../limits.ts';
 import { joinBytes as join } from './emit.ts';
 import type { Scrubber } from './scrubber.ts';
 import type { ScrubStream } from './stream.ts';
-
-/**
- * A piece of a text scrubbed at once: well under a millisecond of work on usual text, and about
- * 4 ms in Node, 10 ms in Firefox, on the slowest text measured (1,000 values sharing a prefix, and
- * that prefix with every character a JSON escape, repeated, where every start is tried: about
- * 130 ms a MiB in Node, 320 in Firefox, where 128 KiB pieces held the thread 78 ms; docs/limits.md).
- */
-export const PIECE_BYTES = 1 << 15;
-/**
- * The characters a string is scanned at once between looks at the clock (the scan resumes where it
- * stopped, so a step costs nothing but the look): a slow engine's slice still ends within ~8 ms
- * and one step, where a fixed piece's time grows with the engine's speed per byte.
- */
-export const SCAN_STEP_CHARS = 1 << 12;
-/** How long a slice may run before it yields. */
-export const SLICE_MS = 8;
 
 const enc = new TextEncoder();
 

@@ -7,9 +7,7 @@ import { JSON_GROWTH } from './json-view.ts';
 import { MAX_FORM_GROWTH } from './kinds.ts';
 import { matchesOf } from './matches.ts';
 import type { Tables } from './tables.ts';
-
-/** A stream's `idle()` releases its held tail only this long after its last `push`. */
-export const IDLE_MS = 250;
+import { IDLE_MS } from '../limits.ts';
 
 /**
  * A stream's horizon H over the longest value: any form's span, escaped once more in a JSON string

@@ -4,7 +4,7 @@
 // itself, hung, or failed after it had loaded) is ended and its jobs run again on a new one, once;
 // a job that gets no answer twice fails (EAGAIN), so no request waits forever.
 import { VaultError } from '../errors.ts';
-import { WORKER_JOB_MS } from '../limits.ts';
+import { WORKER_JOB_MS, WORKER_TRIES } from '../limits.ts';
 import { type ParsedFile, cachedParse, parsePolicyFile, rememberParse } from '../policy/index.ts';
 import { type ScrubValue, type Scrubber, compileScrubber, scrubberOf } from '../scrub/index.ts';
 import type { WorkerAnswer, WorkerJob } from './worker.ts';
@@ -23,7 +23,6 @@ interface Pending {
   reject(error: Error): void;
 }
 
-const TRIES = 2;
 export const workerLost = () => new VaultError('EAGAIN', "the vault's worker stopped answering; try again");
 
 export class VaultWorker {
@@ -75,7 +74,7 @@ export class VaultWorker {
   private lost() {
     this.end();
     for (const p of this.drain()) {
-      if (p.tries < TRIES) this.post(p);
+      if (p.tries < WORKER_TRIES) this.post(p);
       else p.reject(workerLost());
     }
   }

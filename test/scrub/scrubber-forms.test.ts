@@ -4,8 +4,9 @@
 // (TextEncoder, btoa, encodeURIComponent, URLSearchParams, JSON.stringify, a string's UTF-16 code
 // units) and searches the output for it.
 import { expect } from '@open-wc/testing';
-import { compileScrubber, IDLE_MS, type ScrubValue } from '../../src/scrub/index.ts';
+import { compileScrubber, type ScrubValue } from '../../src/scrub/index.ts';
 import { prng } from '../helpers/random.ts';
+import { IDLE_MS } from '../../src/limits.ts';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();

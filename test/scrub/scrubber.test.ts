@@ -1,8 +1,9 @@
 import { expect } from '@open-wc/testing';
 import { prng } from '../helpers/random.ts';
 import type { ScrubHit } from '../../src/contract.ts';
-import { compileScrubber, IDLE_MS, type ScrubValue } from '../../src/scrub/index.ts';
+import { compileScrubber, type ScrubValue } from '../../src/scrub/index.ts';
 import { STREAM_GROWTH } from '../../src/scrub/stream.ts';
+import { IDLE_MS } from '../../src/limits.ts';
 
 // ── A reference, written independently: the forms from btoa and friends, and a brute-force
 // leftmost-longest scan over every pattern. The scrubber must agree with it byte for byte.

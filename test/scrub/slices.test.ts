@@ -3,9 +3,9 @@
 import { expect } from '@open-wc/testing';
 import { compileScrubber } from '../../src/scrub/index.ts';
 import { pushSliced, redactSliced, redactToBytes } from '../../src/scrub/index.ts';
-import { PIECE_BYTES } from '../../src/scrub/slices.ts';
 import { prng } from '../helpers/random.ts';
 import { besideBaseline } from '../helpers/heartbeat.ts';
+import { PIECE_BYTES } from '../../src/limits.ts';
 
 const enc = new TextEncoder();
 const values = [
