@@ -341,3 +341,10 @@ export const IDLE_MS = 250;
 export const DFA_STATES = 256;
 /** A job of the vault's worker is sent this many times in all: to a new worker once, then it fails. */
 export const WORKER_TRIES = 2;
+/**
+ * At most this many values, of this many bytes in all, changed since a namespace's last compile are
+ * scrubbed beside it, compiled on the spot (32 short values: about 1.5 ms in Node), for a write's audit text;
+ * more, and the write waits for the worker's compile (README, Limits: heavy work leaves the main thread).
+ */
+export const AUDIT_BESIDE_VALUES = 32;
+export const AUDIT_BESIDE_BYTES = 8192;

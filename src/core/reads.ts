@@ -223,10 +223,13 @@ export class Reads {
 
   /**
    * How an audit entry's text is scrubbed before it is stored (store/audit.ts): with the newest
-   * scrubber, compiled first when the values changed. Before this document's first compile, null
+   * scrubber, or the last one beside the few values written since, else compiled first. Before this document's first compile, null
    * (the text is withheld), unless the namespace holds no value: then there is nothing to scrub.
    */
   async auditText(namespace: string): Promise<AuditText> {
+    // The last compile and the few values written since, without waiting for the worker (a `put` after a `put`).
+    const now = await this.parts.scrubbers.textNow(namespace);
+    if (now) return now;
     await this.newestScrubber(namespace);
     return this.compiledText(namespace) ?? ((await this.parts.served.state(namespace)).all().length === 0 ? (text) => text : null);
   }

@@ -1,8 +1,9 @@
 // The compiled scrubbers of this document, one per namespace (README, Scrub state): compiled
 // whenever the document holds the key and the namespace's set of values changed, and kept for the
 // document's life, so locking stops value use but never scrubbing.
-import type { ScrubValue, Scrubber } from '../scrub/index.ts';
-import { type HeldKey, type StoredRecord, decryptValue } from '../store/index.ts';
+import { AUDIT_BESIDE_BYTES, AUDIT_BESIDE_VALUES } from '../limits.ts';
+import { type ScrubValue, type Scrubber, compileScrubber } from '../scrub/index.ts';
+import { type HeldKey, type StoredRecord, decryptValue, valueBytesOf } from '../store/index.ts';
 import { type VaultWorker, vaultWorker } from '../worker/index.ts';
 
 /** How long the values stay unchanged before a write's compile runs (README, Scrub state). */
@@ -11,7 +12,11 @@ export const COMPILE_AFTER_MS = 50;
 export interface Compiled {
   version: number;
   scrubber: Scrubber;
+  /** Each record it was compiled from, by id: the stamp of the value it holds. */
+  stamps: ReadonlyMap<string, string>;
 }
+
+const stampOf = (r: StoredRecord) => `${r.revision ?? 0}:${r.updatedAt}:${r.name}`;
 
 export class Scrubbers {
   private readonly compiled = new Map<string, Compiled>();
@@ -115,10 +120,34 @@ export class Scrubbers {
     if (!held || current?.version === scrubVersion) return current;
     // An unreadable record is skipped, marked and audited; the rest of the namespace is scrubbed.
     const { values, unreadable } = await this.values(namespace, held.key, records);
-    const compiled = { version: scrubVersion, scrubber: await this.worker.compile(values) };
+    const stamps = new Map(records.map((r) => [r.id, stampOf(r)]));
+    const compiled = { version: scrubVersion, scrubber: await this.worker.compile(values), stamps };
     this.compiled.set(namespace, compiled);
     if (unreadable.length > 0) await this.unreadable(namespace, held, unreadable, compiled.scrubber);
     return compiled;
+  }
+
+  /**
+   * A text scrubber for this moment without waiting for the worker (a write's audit text): the last
+   * compile, and beside it the few values written since, compiled here. Undefined when there is no
+   * compile yet, no key, or more than a few values changed: the caller then waits for `refresh`.
+   */
+  async textNow(namespace: string): Promise<((text: string) => string) | undefined> {
+    const compiled = this.compiled.get(namespace);
+    const held = this.key();
+    if (!compiled || !held) return undefined;
+    const { version, records } = await this.source(namespace);
+    const scrub = (text: string) => compiled.scrubber.redact(text).text;
+    if (compiled.version === version) return scrub;
+    const changed = records.filter((r) => compiled.stamps.get(r.id) !== stampOf(r));
+    if (changed.length > AUDIT_BESIDE_VALUES || changed.reduce((n, r) => n + valueBytesOf(r), 0) > AUDIT_BESIDE_BYTES) return undefined;
+    try {
+      const values = await Promise.all(changed.map(async (r) => ({ name: r.name, placeholder: r.placeholder, value: await decryptValue(held.key, r) })));
+      const beside = compileScrubber(values);
+      return (text) => beside.redact(scrub(text)).text;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Every record's value: only those written since the last compile are decrypted again. */
@@ -128,7 +157,7 @@ export class Scrubbers {
     const unreadable: StoredRecord[] = [];
     await Promise.all(
       records.map(async (r) => {
-        const stamp = `${r.revision ?? 0}:${r.updatedAt}:${r.name}`;
+        const stamp = stampOf(r);
         const known = before.get(r.id);
         if (known?.stamp === stamp) return after.set(r.id, known);
         try {

@@ -25,4 +25,4 @@ export {
   type VaultDb,
   openVaultDb,
 } from './schema.ts';
-export { type HeldKey, decryptValue, encryptValue, reencrypt } from './values.ts';
+export { type HeldKey, decryptValue, encryptValue, reencrypt, valueBytesOf } from './values.ts';

@@ -168,6 +168,22 @@ describe('the audit entries a document writes of itself', () => {
     await deleteDB(dbName);
   });
 
+  it("stores a write's name scrubbed of a value written just before it, without waiting for the worker's compile", async () => {
+    const vault = await open();
+    await vault.writes.put(NS, { name: 'FIRST', value: `first-${crypto.randomUUID()}`, kind: 'secret', source: 'settings' });
+    await vault.reads.scrubber(NS);
+    // OTHER's value is written after the last compile: the next write's audit scrubs it beside that
+    // compile, and neither write waits for a new one.
+    let waited = 0;
+    const newest = vault.reads.newestScrubber.bind(vault.reads);
+    vault.reads.newestScrubber = (namespace) => (waited++, newest(namespace));
+    const { value, placeholder } = await namedByValue(vault);
+    expect(waited, 'writes that waited for a compile').to.equal(0);
+    const seals = await entries(vault, 'seal');
+    expect(seals.map((e) => (e as { name: string }).name)).to.deep.equal([placeholder, 'OTHER', 'FIRST']);
+    expect(JSON.stringify(seals)).to.not.include(value);
+  });
+
   it("stores a purged record's name scrubbed", async () => {
     const vault = await open();
     const { value, placeholder } = await namedByValue(vault);
