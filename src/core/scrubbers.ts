@@ -12,11 +12,7 @@ export const COMPILE_AFTER_MS = 50;
 export interface Compiled {
   version: number;
   scrubber: Scrubber;
-  /** Each record it was compiled from, by id: the stamp of the value it holds. */
-  stamps: ReadonlyMap<string, string>;
 }
-
-const stampOf = (r: StoredRecord) => `${r.revision ?? 0}:${r.updatedAt}:${r.name}`;
 
 export class Scrubbers {
   private readonly compiled = new Map<string, Compiled>();
@@ -120,29 +116,47 @@ export class Scrubbers {
     if (!held || current?.version === scrubVersion) return current;
     // An unreadable record is skipped, marked and audited; the rest of the namespace is scrubbed.
     const { values, unreadable } = await this.values(namespace, held.key, records);
-    const stamps = new Map(records.map((r) => [r.id, stampOf(r)]));
-    const compiled = { version: scrubVersion, scrubber: await this.worker.compile(values), stamps };
+    const compiled = { version: scrubVersion, scrubber: await this.worker.compile(values) };
     this.compiled.set(namespace, compiled);
     if (unreadable.length > 0) await this.unreadable(namespace, held, unreadable, compiled.scrubber);
     return compiled;
   }
 
+  /** Per namespace, the values this document wrote since its last compile, each with the scrub version it made. */
+  private readonly written = new Map<string, { version: number; record: StoredRecord }[]>();
+
+  /** This document's write of `record` made the namespace's scrub version `version` (one more than it read). */
+  wrote(namespace: string, record: StoredRecord, version: number) {
+    const since = this.compiled.get(namespace)?.version ?? Number.POSITIVE_INFINITY;
+    const kept = (this.written.get(namespace) ?? []).filter((w) => w.version > since);
+    // Past the bound the list is of no use (textNow waits then): it stays bounded too.
+    if (kept.length <= AUDIT_BESIDE_VALUES) kept.push({ version, record });
+    this.written.set(namespace, kept);
+  }
+
   /**
    * A text scrubber for this moment without waiting for the worker (a write's audit text): the last
-   * compile, and beside it the few values written since, compiled here. Undefined when there is no
-   * compile yet, no key, or more than a few values changed: the caller then waits for `refresh`.
+   * compile, and beside it the values this document wrote since, compiled here. Undefined when there
+   * is no compile yet, no key, a change since that this document didn't make (another document's
+   * write, a removal), or more than a few values: the caller then waits for `refresh`.
    */
-  async textNow(namespace: string): Promise<((text: string) => string) | undefined> {
+  async textNow(namespace: string, version: number): Promise<((text: string) => string) | undefined> {
     const compiled = this.compiled.get(namespace);
     const held = this.key();
     if (!compiled || !held) return undefined;
-    const { version, records } = await this.source(namespace);
     const scrub = (text: string) => compiled.scrubber.redact(text).text;
     if (compiled.version === version) return scrub;
-    const changed = records.filter((r) => compiled.stamps.get(r.id) !== stampOf(r));
-    if (changed.length > AUDIT_BESIDE_VALUES || changed.reduce((n, r) => n + valueBytesOf(r), 0) > AUDIT_BESIDE_BYTES) return undefined;
+    if (version - compiled.version > AUDIT_BESIDE_VALUES) return undefined;
+    // Every version since the compile must be one this document's own write made (another
+    // document's write or a removal made one it doesn't know the values of): else it waits.
+    const since = (this.written.get(namespace) ?? []).filter((w) => w.version > compiled.version && w.version <= version);
+    const versions = new Set(since.map((w) => w.version));
+    if (versions.size !== version - compiled.version || since.length !== versions.size) return undefined;
+    if (since.reduce((n, w) => n + valueBytesOf(w.record), 0) > AUDIT_BESIDE_BYTES) return undefined;
     try {
-      const values = await Promise.all(changed.map(async (r) => ({ name: r.name, placeholder: r.placeholder, value: await decryptValue(held.key, r) })));
+      const values = await Promise.all(
+        since.map(async ({ record: r }) => ({ name: r.name, placeholder: r.placeholder, value: await decryptValue(held.key, r) })),
+      );
       const beside = compileScrubber(values);
       return (text) => beside.redact(scrub(text)).text;
     } catch {
@@ -157,7 +171,7 @@ export class Scrubbers {
     const unreadable: StoredRecord[] = [];
     await Promise.all(
       records.map(async (r) => {
-        const stamp = stampOf(r);
+        const stamp = `${r.revision ?? 0}:${r.updatedAt}:${r.name}`;
         const known = before.get(r.id);
         if (known?.stamp === stamp) return after.set(r.id, known);
         try {

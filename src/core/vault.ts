@@ -67,6 +67,7 @@ export class Vault {
     this.reads = new Reads({ db, served: this.served, keys, scrubbers: this.scrubbers, now });
     this.writes = new Writes({
       served: this.served,
+      scrubbers: this.scrubbers,
       reads: this.reads,
       keys,
       autoLock: this.autoLock,

@@ -28,6 +28,7 @@ import type { Reads } from './reads.ts';
 import type { Served } from './served.ts';
 import { backupReminderOf, stateOf } from './views.ts';
 import { PURGE_AFTER_MS } from '../limits.ts';
+import type { Scrubbers } from './scrubbers.ts';
 
 /** A policy file as bios sent it: its attestation, unchecked, and the path it names. */
 export interface GivenFile {
@@ -37,6 +38,7 @@ export interface GivenFile {
 
 export interface WritesParts {
   served: Served;
+  scrubbers: Scrubbers;
   reads: Reads;
   keys: KeyRing;
   autoLock: AutoLock;
@@ -113,7 +115,10 @@ export class Writes {
       if (error instanceof VaultError && error.code === 'EACCES') await keys.recheck();
       throw error;
     }
+    const before = state.meta.scrubVersion;
     await served.commit(written.delta, ['values', 'audit', 'status']);
+    // The scrub version this write's own transaction made, if it changed the values.
+    if (written.delta?.meta.scrubVersion === before + 1) this.parts.scrubbers.wrote(namespace, written.record, before + 1);
     return { placeholder: written.record.placeholder, state: stateOf(written.record, state.effect.policy) };
   }
 
