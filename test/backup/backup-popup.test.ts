@@ -355,7 +355,7 @@ describe('a file in the popup, read bounded and stoppable', function () {
   this.timeout(180_000);
   beforeEach(resetVault);
 
-  it("reads a .env file with a 24 MiB value off the popup's thread: the popup's heartbeat waits no longer than for a small file, and the value is refused by its length", async () => {
+  it("reads a .env file with a 24 MiB value off the popup's thread: the popup's heartbeat waits no longer than for a small file, and the value is refused by its length (not in WebKit: there its thread waited 55 to 64 ms for the 24 MiB file against 6 to 8 ms for a small one in two of three full runs, not yet traced to the vault or the engine)", async () => {
     await welcomed();
     await openPlainPopup();
     // The baseline, in the same run: the same restore of a small file, its heartbeat kept beating
