@@ -38,19 +38,21 @@ export function folderOf(path) {
 
 const rankOf = (folder) => LAYERS.findIndex((layer) => layer.includes(folder));
 
+/** The files under `dir` of `root` (repository paths) whose names `wanted` takes. */
+function filesUnder(root, dir, wanted, out = []) {
+  if (!existsSync(join(root, dir))) return out;
+  for (const name of readdirSync(join(root, dir))) {
+    const path = `${dir}/${name}`;
+    if (statSync(join(root, path)).isDirectory()) filesUnder(root, path, wanted, out);
+    else if (wanted(name)) out.push(path);
+  }
+  return out;
+}
+
 /** Every broken rule under `root` (the repository), as `{ file, line, rule }`, and the cycles found. */
 export function checkImports(root) {
-  const files = [];
-  const walk = (dir) => {
-    if (!existsSync(join(root, dir))) return;
-    for (const name of readdirSync(join(root, dir))) {
-      const path = `${dir}/${name}`;
-      if (statSync(join(root, path)).isDirectory()) walk(path);
-      else if (/\.ts$/.test(name) && !/\.(test|d)\.ts$/.test(name)) files.push(path);
-    }
-  };
-  walk('src');
-  walk('components');
+  const source = (name) => /\.ts$/.test(name) && !/\.(test|d)\.ts$/.test(name);
+  const files = [...filesUnder(root, 'src', source), ...filesUnder(root, 'components', source)];
   const problems = [];
   const graph = new Map(files.map((f) => [f, new Set()]));
   for (const file of files) {
@@ -89,14 +91,6 @@ export function checkImports(root) {
  */
 export function checkTestImports(root) {
   const problems = [];
-  const walk = (dir) => {
-    if (!existsSync(join(root, dir))) return;
-    for (const name of readdirSync(join(root, dir))) {
-      const path = `${dir}/${name}`;
-      if (statSync(join(root, path)).isDirectory()) walk(path);
-      else if (/\.(ts|mjs)$/.test(name)) check(path);
-    }
-  };
   const check = (file) => {
     const text = readFileSync(join(root, file), 'utf8');
     const own = /^test\/([^/]+)\//.exec(file)?.[1];
@@ -112,7 +106,7 @@ export function checkTestImports(root) {
       problems.push({ file, line, rule: `${target} is inside ${to}/: a test of another folder imports its face, src/${to}/index.ts` });
     }
   };
-  walk('test');
+  for (const file of filesUnder(root, 'test', (name) => /\.(ts|mjs)$/.test(name))) check(file);
   return problems;
 }
 
