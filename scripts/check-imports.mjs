@@ -49,6 +49,19 @@ function filesUnder(root, dir, wanted, out = []) {
   return out;
 }
 
+/** Each relative import of `file`: its specifier, the repository path it names, and its line. */
+function* relativeImports(root, file) {
+  const text = readFileSync(join(root, file), 'utf8');
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[1] ?? m[2] ?? m[3];
+    if (!spec.startsWith('.')) continue;
+    const target = relative(root, resolve(root, dirname(file), spec))
+      .split('\\')
+      .join('/');
+    yield { spec, target, line: text.slice(0, m.index + m[0].indexOf(spec)).split('\n').length };
+  }
+}
+
 /** Every broken rule under `root` (the repository), as `{ file, line, rule }`, and the cycles found. */
 export function checkImports(root) {
   const source = (name) => /\.ts$/.test(name) && !/\.(test|d)\.ts$/.test(name);
@@ -56,15 +69,8 @@ export function checkImports(root) {
   const problems = [];
   const graph = new Map(files.map((f) => [f, new Set()]));
   for (const file of files) {
-    const text = readFileSync(join(root, file), 'utf8');
     const from = folderOf(file);
-    for (const m of text.matchAll(IMPORT)) {
-      const spec = m[1] ?? m[2] ?? m[3];
-      if (!spec.startsWith('.')) continue;
-      const target = relative(root, resolve(root, dirname(file), spec))
-        .split('\\')
-        .join('/');
-      const line = text.slice(0, m.index + m[0].indexOf(spec)).split('\n').length;
+    for (const { spec, target, line } of relativeImports(root, file)) {
       const say = (rule) => problems.push({ file, line, rule });
       if (graph.has(target)) graph.get(file).add(target);
       const to = folderOf(target);
@@ -92,17 +98,10 @@ export function checkImports(root) {
 export function checkTestImports(root) {
   const problems = [];
   const check = (file) => {
-    const text = readFileSync(join(root, file), 'utf8');
     const own = /^test\/([^/]+)\//.exec(file)?.[1];
-    for (const m of text.matchAll(IMPORT)) {
-      const spec = m[1] ?? m[2] ?? m[3];
-      if (!spec.startsWith('.')) continue;
-      const target = relative(root, resolve(root, dirname(file), spec))
-        .split('\\')
-        .join('/');
+    for (const { target, line } of relativeImports(root, file)) {
       const to = folderOf(target);
       if (to === null || to === 'ground' || to === 'components' || to === own || target === `src/${to}/index.ts`) continue;
-      const line = text.slice(0, m.index + m[0].indexOf(spec)).split('\n').length;
       problems.push({ file, line, rule: `${target} is inside ${to}/: a test of another folder imports its face, src/${to}/index.ts` });
     }
   };

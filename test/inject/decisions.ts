@@ -1,10 +1,11 @@
 // The decision's faces the injector tests are written against (a head and everything it is decided
 // over, values included), each built on what `forward` runs: a plan prepared from the input, the
 // request's URL read once, one decision, then one fill with the values it names.
-import type { ExitName, McpServerEntry, RawTraits, RecordKind, RequestHead } from '../../src/contract.ts';
+import type { ExitName, McpServerEntry, RawTraits, RequestHead } from '../../src/contract.ts';
 import {
   type Endpoint,
   type InjectionPlan,
+  type PlanRecord,
   type Refusal,
   type TestRequest,
   decide,
@@ -18,16 +19,8 @@ import { type PolicyRule, preparePolicy } from '../../src/inject/plan.ts';
 import { checkHead } from '../../src/inject/request.ts';
 
 export type { PolicyRule };
-export interface InjectRecord {
-  name: string;
-  kind: RecordKind;
-  placeholder: string;
-  removedAt?: number;
-  expiresAt?: number;
-  provider?: string;
-  /** Only for the fill. */
-  value: string;
-}
+/** A record as the plan reads it, and its value, only for the fill. */
+export type InjectRecord = Omit<PlanRecord, 'binding'> & { value: string };
 export type ModelRecord = InjectRecord;
 export type McpRecord = InjectRecord;
 

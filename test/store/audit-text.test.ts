@@ -176,7 +176,10 @@ describe('the audit entries a document writes of itself', () => {
     // compile, and neither write waits for a new one.
     let waited = 0;
     const newest = vault.reads.newestScrubber.bind(vault.reads);
-    vault.reads.newestScrubber = (namespace) => (waited++, newest(namespace));
+    vault.reads.newestScrubber = (namespace) => {
+      waited++;
+      return newest(namespace);
+    };
     const { value, placeholder } = await namedByValue(vault);
     expect(waited, 'writes that waited for a compile').to.equal(0);
     const seals = await entries(vault, 'seal');
