@@ -343,8 +343,10 @@ export const DFA_STATES = 256;
 export const WORKER_TRIES = 2;
 /**
  * At most this many values, of this many bytes in all, changed since a namespace's last compile are
- * scrubbed beside it, compiled on the spot (32 short values: about 1.5 ms in Node), for a write's audit text;
- * more, and the write waits for the worker's compile (README, Limits: heavy work leaves the main thread).
+ * scrubbed beside it for a write's audit text, compiled on the spot for a text long enough to hold
+ * one; more, and the write waits for the worker's compile (README, Limits: heavy work leaves the
+ * main thread). From AUDIT_BESIDE_COMPILE values on, the worker's compile starts at once.
  */
-export const AUDIT_BESIDE_VALUES = 32;
-export const AUDIT_BESIDE_BYTES = 8192;
+export const AUDIT_BESIDE_VALUES = 128;
+export const AUDIT_BESIDE_BYTES = 65_536;
+export const AUDIT_BESIDE_COMPILE = 32;

@@ -228,7 +228,7 @@ export class Reads {
    */
   async auditText(namespace: string): Promise<AuditText> {
     // The last compile and the few values written since, without waiting for the worker (a `put` after a `put`).
-    const now = await this.parts.scrubbers.textNow(namespace, (await this.parts.served.state(namespace)).meta.scrubVersion);
+    const now = this.parts.scrubbers.textNow(namespace, (await this.parts.served.state(namespace)).meta.scrubVersion);
     if (now) return now;
     await this.newestScrubber(namespace);
     return this.compiledText(namespace) ?? ((await this.parts.served.state(namespace)).all().length === 0 ? (text) => text : null);

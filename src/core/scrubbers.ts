@@ -1,9 +1,9 @@
 // The compiled scrubbers of this document, one per namespace (README, Scrub state): compiled
 // whenever the document holds the key and the namespace's set of values changed, and kept for the
 // document's life, so locking stops value use but never scrubbing.
-import { AUDIT_BESIDE_BYTES, AUDIT_BESIDE_VALUES } from '../limits.ts';
+import { AUDIT_BESIDE_BYTES, AUDIT_BESIDE_COMPILE, AUDIT_BESIDE_VALUES, utf8Length } from '../limits.ts';
 import { type ScrubValue, type Scrubber, compileScrubber } from '../scrub/index.ts';
-import { type HeldKey, type StoredRecord, decryptValue, valueBytesOf } from '../store/index.ts';
+import { type HeldKey, type StoredRecord, WITHHELD, decryptValue } from '../store/index.ts';
 import { type VaultWorker, vaultWorker } from '../worker/index.ts';
 
 /** How long the values stay unchanged before a write's compile runs (README, Scrub state). */
@@ -123,27 +123,38 @@ export class Scrubbers {
   }
 
   /** Per namespace, the values this document wrote since its last compile, each with the scrub version it made. */
-  private readonly written = new Map<string, { version: number; record: StoredRecord }[]>();
+  private readonly written = new Map<string, { version: number; value: ScrubValue }[]>();
+  /** Namespaces whose compile `wrote` started, not yet done. */
+  private readonly hurried = new Set<string>();
 
-  /** This document's write of `record` made the namespace's scrub version `version` (one more than it read). */
-  wrote(namespace: string, record: StoredRecord, version: number) {
+  /**
+   * This document's write of `value` made the namespace's scrub version `version` (one more than it
+   * read). Kept in memory as the compiled values are, for `textNow`. A burst of writes never lets
+   * `soon`'s compile run, so past AUDIT_BESIDE_COMPILE values the compile starts at once.
+   */
+  wrote(namespace: string, value: ScrubValue, version: number) {
     const since = this.compiled.get(namespace)?.version ?? Number.POSITIVE_INFINITY;
     const kept = (this.written.get(namespace) ?? []).filter((w) => w.version > since);
     // Past the bound the list is of no use (textNow waits then): it stays bounded too.
-    if (kept.length <= AUDIT_BESIDE_VALUES) kept.push({ version, record });
+    if (kept.length <= AUDIT_BESIDE_VALUES) kept.push({ version, value });
     this.written.set(namespace, kept);
+    if (kept.length >= AUDIT_BESIDE_COMPILE && this.key() && !this.hurried.has(namespace)) {
+      this.hurried.add(namespace);
+      void this.refresh(namespace)
+        .catch(() => undefined)
+        .finally(() => this.hurried.delete(namespace));
+    }
   }
 
   /**
    * A text scrubber for this moment without waiting for the worker (a write's audit text): the last
-   * compile, and beside it the values this document wrote since, compiled here. Undefined when there
-   * is no compile yet, no key, a change since that this document didn't make (another document's
-   * write, a removal), or more than a few values: the caller then waits for `refresh`.
+   * compile, and beside it the values this document wrote since. Undefined when there is no compile
+   * yet, no key, a change since that this document didn't make (another document's write, a
+   * removal), or more than a few values: the caller then waits for `refresh`.
    */
-  async textNow(namespace: string, version: number): Promise<((text: string) => string) | undefined> {
+  textNow(namespace: string, version: number): ((text: string) => string) | undefined {
     const compiled = this.compiled.get(namespace);
-    const held = this.key();
-    if (!compiled || !held) return undefined;
+    if (!compiled || !this.key()) return undefined;
     const scrub = (text: string) => compiled.scrubber.redact(text).text;
     if (compiled.version === version) return scrub;
     if (version - compiled.version > AUDIT_BESIDE_VALUES) return undefined;
@@ -152,16 +163,21 @@ export class Scrubbers {
     const since = (this.written.get(namespace) ?? []).filter((w) => w.version > compiled.version && w.version <= version);
     const versions = new Set(since.map((w) => w.version));
     if (versions.size !== version - compiled.version || since.length !== versions.size) return undefined;
-    if (since.reduce((n, w) => n + valueBytesOf(w.record), 0) > AUDIT_BESIDE_BYTES) return undefined;
-    try {
-      const values = await Promise.all(
-        since.map(async ({ record: r }) => ({ name: r.name, placeholder: r.placeholder, value: await decryptValue(held.key, r) })),
-      );
-      const beside = compileScrubber(values);
-      return (text) => beside.redact(scrub(text)).text;
-    } catch {
-      return undefined;
-    }
+    const beside = since.map((w) => w.value);
+    if (beside.reduce((n, v) => n + utf8Length(v.value), 0) > AUDIT_BESIDE_BYTES) return undefined;
+    return (text) => {
+      const main = compiled.scrubber.redact(text);
+      // Every form of a value is at least as long as the value in UTF-16 units (docs/scrubber.md,
+      // Forms): only the values a text could hold are compiled, mostly none (names are short).
+      const fits = beside.filter((v) => v.value.length <= text.length);
+      if (fits.length === 0) return main.text;
+      const late = compileScrubber(fits).redact(text);
+      if (late.hits.length === 0) return main.text;
+      if (main.hits.length === 0) return late.text;
+      // Values of both sets in one text may overlap, and one scrubber after the other could
+      // release a part of one the other's replacement cut: the text is withheld instead.
+      return WITHHELD;
+    };
   }
 
   /** Every record's value: only those written since the last compile are decrypted again. */

@@ -118,7 +118,8 @@ export class Writes {
     const before = state.meta.scrubVersion;
     await served.commit(written.delta, ['values', 'audit', 'status']);
     // The scrub version this write's own transaction made, if it changed the values.
-    if (written.delta?.meta.scrubVersion === before + 1) this.parts.scrubbers.wrote(namespace, written.record, before + 1);
+    if (written.delta?.meta.scrubVersion === before + 1)
+      this.parts.scrubbers.wrote(namespace, { name: input.name, placeholder: written.record.placeholder, value: input.value }, before + 1);
     return { placeholder: written.record.placeholder, state: stateOf(written.record, state.effect.policy) };
   }
 

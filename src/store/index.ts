@@ -1,7 +1,7 @@
 // The stores (README, Records): every IndexedDB transaction of the vault but the `keys` store's
 // (the lock's), each write one transaction that moves its namespace's revision, and the bus that
 // tells the other vault documents what changed. Stores import no feature.
-export { type AuditDraft, type AuditText, addAudit, auditPage, trimAudit } from './audit.ts';
+export { type AuditDraft, type AuditText, WITHHELD, addAudit, auditPage, trimAudit } from './audit.ts';
 export { type BusMessage, CHANNEL, type Change, type RefreshAsk, announce } from './bus.ts';
 export { type Delta, emptyMeta, revOf } from './meta.ts';
 export { type LoadedNamespace, type NamespaceSummary, Namespaces } from './namespaces.ts';

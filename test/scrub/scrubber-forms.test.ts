@@ -358,6 +358,18 @@ describe('scrubber forms', () => {
     });
   }
 
+  it('spells every form of every kind of value in at least as many UTF-16 units as the value (a write\u2019s audit text relies on it)', () => {
+    const r = prng(4517);
+    for (const form of FORMS) {
+      for (const kind of KINDS) {
+        for (let i = 0; i < 40; i++) {
+          const value = randomValue(r, kind);
+          for (const core of plant(r, value, form).cores) expect(core.length, `${form} of ${JSON.stringify(value)}`).to.be.at.least(value.length);
+        }
+      }
+    }
+  });
+
   it('catches every JSON form of values sharing a prefix, short escapes among their first 22 bytes', () => {
     const r = prng(2222);
     const tails = ['"a\\b/c\tdefgh', '/"\\\b\f\tijklm', 'n"o/p\\q\tr<s>&', '\\\\""//\t\tuvw'];

@@ -187,6 +187,38 @@ describe('the audit entries a document writes of itself', () => {
     expect(JSON.stringify(seals)).to.not.include(value);
   });
 
+  it('never waits for a compile in a burst of 200 writes, and scrubs a name holding the hex of a value written in it', async () => {
+    const vault = await open();
+    await vault.writes.put(NS, { name: 'FIRST', value: `first-${crypto.randomUUID()}`, kind: 'secret', source: 'settings' });
+    await vault.reads.scrubber(NS);
+    let waited = 0;
+    const newest = vault.reads.newestScrubber.bind(vault.reads);
+    vault.reads.newestScrubber = (namespace) => {
+      waited++;
+      return newest(namespace);
+    };
+    const burst = Array.from({ length: 200 }, (_, i) => ({ name: `B${i}`, value: `tok_${crypto.randomUUID().replaceAll('-', '')}` }));
+    for (const { name, value } of burst) await vault.writes.put(NS, { name, value, kind: 'secret', source: 'settings' });
+    // A name (hex digits only) spelling the last value's hex: at once, before any compile has it.
+    const last = burst.at(-1)!;
+    const hex = Array.from(new TextEncoder().encode(last.value), (b) => b.toString(16).padStart(2, '0')).join('');
+    await vault.writes.put(NS, { name: hex, value: `held-${crypto.randomUUID()}`, kind: 'secret', source: 'settings' });
+    expect(waited, 'writes that waited for a compile').to.equal(0);
+    const [newestSeal] = await entries(vault, 'seal');
+    expect((newestSeal as { name: string }).name).to.equal('[redacted:B199]');
+  });
+
+  it('withholds a name where a value compiled and a value written since overlap, rather than release a part of either', async () => {
+    const vault = await open();
+    const tail = crypto.randomUUID().replaceAll('-', '').slice(0, 12);
+    await vault.writes.put(NS, { name: 'FIRST', value: `first_${tail}`, kind: 'secret', source: 'settings' });
+    await vault.reads.scrubber(NS);
+    await vault.writes.put(NS, { name: 'LATER', value: `${tail}_later`, kind: 'secret', source: 'settings' });
+    await vault.writes.put(NS, { name: `first_${tail}_later`, value: `held-${crypto.randomUUID()}`, kind: 'secret', source: 'settings' });
+    const [newestSeal] = await entries(vault, 'seal');
+    expect(newestSeal).to.deep.include({ name: WITHHELD });
+  });
+
   it("stores a purged record's name scrubbed", async () => {
     const vault = await open();
     const { value, placeholder } = await namedByValue(vault);
