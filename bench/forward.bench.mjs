@@ -13,7 +13,14 @@ const seconds = Number(args[args.indexOf('--seconds') + 1]) || 2;
 // The folder's face, and the plan's own preparation (the vault prepares it inside the folder).
 const contents = "export * from './index.ts'; export { preparePolicy } from './plan.ts';";
 const resolveDir = fileURLToPath(new URL('../src/inject/', import.meta.url));
-const { outputFiles } = await build({ stdin: { contents, resolveDir, loader: 'ts' }, bundle: true, format: 'esm', platform: 'neutral', write: false, logLevel: 'error' });
+const { outputFiles } = await build({
+  stdin: { contents, resolveDir, loader: 'ts' },
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  write: false,
+  logLevel: 'error',
+});
 const { decide, fill, planRecord, preparePolicy, readUrl } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
 
 // A namespace's plan, prepared once as the vault prepares it per change (rules' globs compiled).

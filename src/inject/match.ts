@@ -215,6 +215,12 @@ export function globMatches(glob: string, path: string, reader: PathReader = new
 
 /** `globMatches` with the glob compiled before. */
 export function preparedMatches(g: PreparedGlob, path: string, reader: PathReader = new PathReader(path)): boolean {
+  let answer = reader.answers.get(g);
+  if (answer === undefined) reader.answers.set(g, (answer = matchesOnce(g, path, reader)));
+  return answer;
+}
+
+function matchesOnce(g: PreparedGlob, path: string, reader: PathReader): boolean {
   if (g.whole) return g.whole.words === 1 ? run1(g.whole, path) : runN(g.whole, path);
   const { parts } = g;
   let at = firstEnd(parts[0], reader, 0, true);
@@ -325,6 +331,8 @@ function search(part: Part, reader: PathReader, from: number, anchored: boolean)
  */
 export class PathReader {
   readonly searches = new Map<string, Search>();
+  /** Each prepared glob's answer for this path: rules often share their globs. */
+  readonly answers = new Map<PreparedGlob, boolean>();
   private made: TextIndex | null = null;
   constructor(readonly path: string) {}
   get index(): TextIndex {

@@ -81,8 +81,11 @@ export interface PolicyParts {
 /** The policy part of a plan: rules grouped by secret with their globs compiled, servers with their endpoints. */
 export function preparePolicy({ rules, secrets, exits, refused, mcp, models, known }: PolicyParts): PolicyPlan {
   const bySecret = new Map<string, PreparedRule[]>();
+  // One prepared glob per distinct glob: a decision reads each once for its path (PathReader).
+  const globs = new Map<string, PreparedGlob>();
+  const globOf = (glob: string) => globs.get(glob) ?? globs.set(glob, prepareGlob(glob)).get(glob)!;
   for (const rule of rules) {
-    const prepared = { rule, globs: rule.paths.map(prepareGlob) };
+    const prepared = { rule, globs: rule.paths.map(globOf) };
     const list = bySecret.get(rule.secret);
     if (list) list.push(prepared);
     else bySecret.set(rule.secret, [prepared]);

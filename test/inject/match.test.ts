@@ -3,7 +3,8 @@
 // texts: each decision must stay far below the 50 ms that would hold the embedder's main thread.
 import { expect } from '@open-wc/testing';
 import { prng, wildcardRef } from '../helpers/random.ts';
-import { globMatches, wildcardMatches } from '../../src/inject/match.ts';
+import { PathReader, globMatches, preparedMatches, wildcardMatches } from '../../src/inject/match.ts';
+import { preparePolicy } from '../../src/inject/plan.ts';
 
 /**
  * fnox's globset, read from its parser and written here as tokens: `?` one character but `/`, `*`
@@ -166,6 +167,20 @@ describe('matching stays fast on the worst patterns an attacker can build', () =
     const baseline = median(() => globMatches('/repos/*/issues/**', segment));
     console.log(`60 glued ** over an 8 KiB segment: ${ms.toFixed(2)} ms, an ordinary glob ${baseline.toFixed(2)} ms`);
     expect(ms - baseline).to.be.below(25);
+  });
+
+  it('reads each distinct glob once for a path, however many rules share it', () => {
+    const rule = (secret: string, paths: string[]) => ({ secret, domain: 'api.example.com', header: 'authorization', methods: [], paths });
+    const rules = Array.from({ length: 16 }, (_, i) => rule(`S${i}`, [`/${'a**'.repeat(60)}b`, '/**/c/*']));
+    const plan = preparePolicy({ rules, secrets: {}, exits: {}, refused: [], mcp: [], models: [], known: new Set() });
+    const globs = [...plan.rules.values()].flatMap((list) => list.flatMap((r) => r.globs));
+    expect(new Set(globs).size, 'prepared globs').to.equal(2);
+    const segment = `/${'a'.repeat(8191)}`;
+    const reader = new PathReader(segment);
+    const once = median(() => preparedMatches(globs[0]!, segment, new PathReader(segment)));
+    const all = median(() => globs.every((g) => !preparedMatches(g, segment, reader)));
+    expect(reader.answers.size).to.equal(2);
+    expect(all, 'all 32 globs against one of them').to.be.below(once + 5);
   });
 
   it('decides a label pattern of 2 KiB with 8 stars against an 8 KiB text in well under 50 ms', () => {
