@@ -19,9 +19,25 @@ async function write(name: string, value: string): Promise<void> {
   });
 }
 
-addEventListener('message', (event) => {
+/**
+ * As floor.html, the least a vault frame does before its `welcome` (README, Documents and hosting):
+ * read its two settings files (`no-store`, as the frame does) and open a database.
+ */
+const ready = location.pathname.endsWith('/floor.html')
+  ? Promise.all([
+      ...['/config.json', '/embedders.json'].map((f) => fetch(f, { cache: 'no-store' }).then((r) => r.json())),
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('bench-floor', 1);
+        open.onsuccess = () => resolve(open.result.close());
+        open.onerror = () => reject(open.error);
+      }),
+    ])
+  : null;
+
+addEventListener('message', async (event) => {
   const port = event.ports[0];
   if (!port) return;
+  await ready;
   port.onmessage = async ({ data }) => {
     if (data?.op === 'put') {
       await write(data.name, data.value);

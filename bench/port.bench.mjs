@@ -47,6 +47,12 @@ await writeFile(
   `${dist}/echo.html`,
   `<!doctype html>\n<meta charset="utf-8" />\n<title>bare MessageChannel echo</title>\n<script type="module" src="./${echoFile}"></script>\n`,
 );
+// The boot's floor: the echo with the frame's two settings files preloaded as its index.html does.
+const preloads = ['config.json', 'embedders.json'].map((f) => `<link rel="preload" href="/${f}" as="fetch" crossorigin />\n`).join('');
+await writeFile(
+  `${dist}/floor.html`,
+  `<!doctype html>\n<meta charset="utf-8" />\n<title>the boot's floor</title>\n${preloads}<script type="module" src="./${echoFile}"></script>\n`,
+);
 await writeFile(`${dist}/embedders.json`, JSON.stringify([embedder]));
 const distServer = await serveDist({ dir: dist, embedders: [embedder] });
 const built = `http://localhost:${distServer.address().port}`;
@@ -81,13 +87,13 @@ try {
     // profile; the rest in a namespace of 1,000 records, in another.
     const emptyContext = await browser.newContext();
     const emptyPage = await emptyContext.newPage();
-    await emptyPage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(built)}&echo=/echo.html`);
+    await emptyPage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(built)}&echo=/echo.html&floor=/floor.html`);
     await emptyPage.waitForFunction(() => window.benchReady);
     const empty = await emptyPage.evaluate((runs) => window.runBootEmpty(runs), coreRuns);
     await emptyContext.close();
     const coreContext = await browser.newContext();
     const corePage = await coreContext.newPage();
-    await corePage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(built)}&echo=/echo.html`);
+    await corePage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(built)}&echo=/echo.html&floor=/floor.html`);
     await corePage.waitForFunction(() => window.benchReady);
     const coreProfile = profile ? await recordProfile(corePage) : null;
     const c = await corePage.evaluate(([records, runs]) => window.runCore(records, runs), [coreRecords, coreRuns]);
@@ -100,12 +106,15 @@ try {
     console.log('| figure | vault | baseline | ratio | target | |');
     console.log('|---|---:|---:|---:|---:|---|');
     const row = (name, vault, base, ratio, target, ok) => console.log(`| ${name} | ${vault} | ${base} | ${ratio.toFixed(2)}× | ${target} | ${verdict(ok)} |`);
-    row('`status` round trips, one in flight', '', 'echo', r.sequential, '≥ 0.8×', r.sequential >= 0.8);
-    row('`status` round trips, 1,000 pipelined', '', 'echo', r.pipelined, '≥ 0.9×', r.pipelined >= 0.9);
+    row('`status` round trips, one in flight', '', 'echo', r.sequential, '≥ 0.85×', r.sequential >= 0.85);
+    row('`status` round trips, 1,000 pipelined', '', 'echo', r.pipelined, '≥ 0.85×', r.pipelined >= 0.85);
     row('1 KiB `push`, p50', ms(c.raw.pushP50), ms(c.raw.pushEchoP50), r.pushP50, '≤ 1.3×', r.pushP50 <= 1.3);
-    row('1 KiB `push`, p99', '', '', r.pushP99, '≤ 1.6×', r.pushP99 <= 1.6);
-    row('frame boot to `welcome`, 0 records', ms(empty.vault), ms(empty.echo), empty.ratio, '≤ 1.3×', empty.ratio <= 1.3);
-    row(`frame boot to \`welcome\`, ${c.records} records`, ms(c.raw.boot), ms(c.raw.bootEcho), r.boot, '≤ 1.3×', r.boot <= 1.3);
+    row('1 KiB `push`, p99', '', '', r.pushP99, '≤ 1.5×', r.pushP99 <= 1.5);
+    row('frame boot to `welcome`, 0 records', ms(empty.vault), ms(empty.echo), empty.ratio, '≤ 1.5×', empty.ratio <= 1.5);
+    row(`frame boot to \`welcome\`, ${c.records} records`, ms(c.raw.boot), ms(c.raw.bootEcho), r.boot, '≤ 1.5×', r.boot <= 1.5);
+    console.log(
+      `| the boot's floor (the echo reading two JSON files and opening a database), 0 / ${c.records} records | ${ms(empty.floor)} / ${ms(c.raw.bootFloor)} | echo | ${empty.floorRatio.toFixed(2)}× / ${r.bootFloor.toFixed(2)}× | | |`,
+    );
     row(`\`put\` (a new name among ${c.records}), p50`, ms(c.raw.putP50), ms(c.raw.writeP50), r.putP50, '≤ 2×', r.putP50 <= 2);
     row(`\`put\` (a new name among ${c.records}), p99`, ms(c.raw.putP99), ms(c.raw.writeP99), r.putP99, '≤ 2×', r.putP99 <= 2);
     console.log(
@@ -123,7 +132,7 @@ try {
     // opens an agent port.
     const redactContext = await browser.newContext();
     const redactPage = await redactContext.newPage();
-    await redactPage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(built)}&echo=/echo.html`);
+    await redactPage.goto(`${embedder}/bench/port.html?vault=${encodeURIComponent(built)}&echo=/echo.html&floor=/floor.html`);
     await redactPage.waitForFunction(() => window.benchReady);
     const recorded = profile ? await recordProfile(redactPage) : null;
     const r = await redactPage.evaluate(([mib, values, runs]) => window.runRedact(mib, values, runs), [redactMiB, redactValues, coreRuns]);
