@@ -3,6 +3,14 @@
 // line over every runner (README, Tests).
 import { mkdirSync, writeFileSync } from 'node:fs';
 
+/** The milliseconds a suite's tests took, as the runner timed them. */
+function took(suite) {
+  let ms = 0;
+  for (const test of suite?.tests ?? []) ms += test.duration ?? 0;
+  for (const child of suite?.suites ?? []) ms += took(child);
+  return ms;
+}
+
 function count(suite, totals) {
   for (const test of suite?.tests ?? []) {
     if (test.skipped) totals.skipped += 1;
@@ -24,6 +32,10 @@ export function countingReporter() {
   return {
     onTestRunFinished({ sessions }) {
       const totals = { passed: 0, failed: 0, skipped: 0, engines: {} };
+      // Each file's time, slowest first, for finding what makes the suite long (docs/tests.md).
+      this.files = sessions
+        .map((session) => ({ engine: engineOf(session), file: session.testFile.replace(`${process.cwd()}/`, ''), ms: Math.round(took(session.testResults)) }))
+        .sort((a, b) => b.ms - a.ms);
       for (const session of sessions) {
         const engine = (totals.engines[engineOf(session)] ??= { passed: 0, failed: 0, skipped: 0 });
         count(session.testResults, engine);
@@ -39,6 +51,8 @@ export function countingReporter() {
       console.log(`tests: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped (${engines.join(', ')})`);
       mkdirSync('test-artifacts', { recursive: true });
       writeFileSync('test-artifacts/wtr-totals.json', JSON.stringify(t));
+      const ran = [...new Set((this.files ?? []).map((f) => f.engine))].join('-').toLowerCase() || 'none';
+      writeFileSync(`test-artifacts/wtr-files-${ran}${process.env.PANEL ? '-panel' : ''}.json`, JSON.stringify(this.files ?? [], null, 1));
     },
   };
 }
