@@ -1,18 +1,17 @@
 // Matches, of the text and of its JSON view (json-view.ts), settled into one list.
 import { type Cover, newCover, settle } from './cover.ts';
-import { type JsonView, decodeView, escapes, viewWithRoom } from './json-view.ts';
+import { type JsonView, decodeView, decodeViewText, escapes, viewWithRoom } from './json-view.ts';
 import { scan } from './scan.ts';
-import { charsAsBytes } from './scan-text.ts';
 import type { Tables } from './tables.ts';
 
-/** A source the JSON view reads: bytes, or a string's chars as bytes (`charsAsBytes`). */
+/** A source the JSON view reads: bytes, or a string's chars as bytes (a char past ASCII as 0xff, as `charsAsBytes` reads them). */
 export interface Source {
   length: number;
   /** The first backslash in [i, to) before a character that may begin a JSON escape, or -1. */
   escapeIn(i: number, to: number): number;
   byteAt(i: number): number;
-  /** Source [a, b) as bytes, valid until the next call. */
-  bytes(a: number, b: number): Uint8Array;
+  /** Source [a, b) decoded into `view` (`decodeView`), at the source's offsets. */
+  decode(a: number, b: number, view: JsonView): void;
 }
 
 const bytesSource = (d: Uint8Array, n: number): Source => ({
@@ -22,7 +21,7 @@ const bytesSource = (d: Uint8Array, n: number): Source => ({
     return -1;
   },
   byteAt: (i) => d[i],
-  bytes: (a, b) => d.subarray(a, b),
+  decode: (a, b, view) => decodeView(d, a, b, view, 0),
 });
 
 /**
@@ -46,7 +45,7 @@ export function textSource(text: string): Source {
       return -1;
     },
     byteAt: (i) => text.charCodeAt(i),
-    bytes: (a, b) => charsAsBytes(text, a, b),
+    decode: (a, b, view) => decodeViewText(text, a, b, view),
   };
 }
 
@@ -89,7 +88,7 @@ export function viewMatches(t: Tables, src: Source, from: number, limit: number,
   const decodeScan = (a: number, b: number, ws: number, se: number) => {
     view = viewWithRoom(view, b - a);
     const v = view;
-    decodeView(src.bytes(a, b), 0, b - a, v, a);
+    src.decode(a, b, v);
     let s0 = 0;
     while (s0 < v.length && v.from[s0] < ws) s0++;
     let s1 = s0;
