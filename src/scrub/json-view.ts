@@ -88,7 +88,8 @@ function escapeAt(d: Uint8Array, i: number, b: number): boolean {
 function putEscape(view: JsonView, k: number, i: number, base: number): number {
   const { bytes, from, to } = view;
   const k0 = k;
-  k = escapedCp < 0x110000 ? utf8Into(bytes, k, escapedCp) : ((bytes[k] = 0xff), k + 1);
+  if (escapedCp < 0x110000) k = utf8Into(bytes, k, escapedCp);
+  else bytes[k++] = 0xff;
   for (let j = k0; j < k; j++) {
     from[j] = i + base;
     to[j] = escapedEnd + base;
