@@ -151,6 +151,38 @@ export function makeText(size, values, seed = 2) {
 }
 
 /**
+ * `size` characters of log lines or of JSON lines (`kind`), a value in about one line of 500: log
+ * lines as the port bench writes them (`key=VALUE`), JSON lines with the value inside a JSON string
+ * as `JSON.stringify` writes it (every fourth with its first character as `\uXXXX`), and in every
+ * line a quoted word and a line break escaped, so the JSON view is read throughout.
+ */
+export function makeLines(size, values, kind, seed = 3) {
+  const r = prng(seed);
+  const pick = (a) => a[Math.floor(r() * a.length)];
+  const int = (n) => Math.floor(r() * n);
+  let out = '';
+  while (out.length < size) {
+    const planted = values.length && int(500) === 0 ? pick(values).value : null;
+    const time = `2026-11-30T10:${10 + int(50)}:${10 + int(50)}.${100 + int(900)}Z`;
+    const path = `/api/v1/${pick(IDENTS)}/${int(1e5)}`;
+    if (kind === 'log') {
+      out += `${time} ${pick(['INFO', 'WARN', 'DEBUG'])} [worker-${int(8)}] GET ${path} 200 ${int(900)}ms ${planted ? `key=${planted}` : `${pick(WORDS)} ${pick(WORDS)}`}\n`;
+      continue;
+    }
+    const line = { time, level: pick(['info', 'warn', 'debug']), msg: `GET ${path}`, status: 200, ms: int(900), note: `${pick(WORDS)} "${pick(WORDS)}"\n` };
+    if (planted) line.env = `TOKEN=${planted}`;
+    let json = JSON.stringify(line);
+    const at = json.indexOf('TOKEN=') + 6;
+    // Not where JSON escaped the first character already (`\\`, `\"`).
+    if (planted && int(4) === 0 && json[at] !== '\\') {
+      json = `${json.slice(0, at)}\\u${json.charCodeAt(at).toString(16).padStart(4, '0')}${json.slice(at + 1)}`;
+    }
+    out += `${json}\n`;
+  }
+  return out.slice(0, size);
+}
+
+/**
  * The forms the scrubber catches, as fixed strings for the baselines (which can't fold case, decode
  * escapes or skip line breaks): both hex cases, each URL encoder with either case of %XX, each JSON
  * writer with either case of \uXXXX, \xNN and hex with each separator in both cases, UTF-16LE base64.
@@ -284,7 +316,27 @@ export function runBench({ sizeMiB = 64, counts = [10, 100, 1000], log = () => {
     });
     log(`${count} values: indexOf ${naive.rate.toFixed(1)} MiB/s on ${Number.isFinite(naive.mib) ? `${naive.mib.toFixed(1)} MiB` : 'all of it'}`);
 
+    // `redact` of strings: log lines and JSON lines, with every value (encoded to UTF-8, as some
+    // are past ASCII) and with the ASCII ones only (the string scan, as the port's values are).
+    const asciiOnly = values.filter((v) => /^[\0-\x7f]*$/.test(v.value));
+    const stringScrubber = compileScrubber(asciiOnly);
+    const lines = {};
+    for (const kind of ['log', 'json']) {
+      const lineText = makeLines(sizeMiB * MiB, values, kind);
+      const chars = lineText.length;
+      lines[kind] = {
+        all: rate(chars, best(3, () => scrubber.redact(lineText)).ms),
+        ascii: rate(chars, best(3, () => stringScrubber.redact(lineText)).ms),
+        hits: stringScrubber.redact(lineText).hits.reduce((n, h) => n + h.count, 0),
+      };
+    }
+    log(
+      `${count} values: redact MiB/s, log lines ${lines.log.all.toFixed(0)} (ASCII values ${lines.log.ascii.toFixed(0)}), JSON lines ${lines.json.all.toFixed(0)} (${lines.json.ascii.toFixed(0)})`,
+    );
+
     rows.push({
+      lines,
+      asciiValues: asciiOnly.length,
       values: count,
       patterns: scrubber.patterns,
       compileMs: compiled.ms,

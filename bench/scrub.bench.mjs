@@ -57,6 +57,23 @@ function table(title, { sizeMiB, coldCompileMs, coldValues, rows }) {
   return lines.join('\n');
 }
 
+/** `redact` of strings, log lines beside JSON lines (bench/scrub-core.mjs, `makeLines`). */
+function linesTable(title, { sizeMiB, rows }) {
+  const lines = [
+    `${title}, \`redact\` of ${sizeMiB} MiB strings of log lines and of JSON lines (a value in about one line of 500; in JSON, inside a string, some with a \`\\u\` escape, and every line with escapes), MiB/s:`,
+    '',
+    '| values | log lines | JSON lines | JSON ÷ log | ASCII values (string scan) | log lines | JSON lines | JSON ÷ log | hits in log / JSON |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of rows) {
+    const { log, json } = r.lines;
+    lines.push(
+      `| ${[r.values, fmt(log.all), fmt(json.all), fmt(json.all / log.all, 2), r.asciiValues, fmt(log.ascii), fmt(json.ascii), fmt(json.ascii / log.ascii, 2), `${log.hits} / ${json.hits}`].join(' | ')} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'scrub-bench-'));
 try {
   const file = join(dir, 'bench.mjs');
@@ -100,7 +117,9 @@ try {
       .join(' ')}\n`,
   );
   console.log(table(`Node ${process.version}`, node));
+  console.log('\n' + linesTable(`Node ${process.version}`, node));
   if (chromium) console.log('\n' + table('Chromium', chromium));
+  if (chromium) console.log('\n' + linesTable('Chromium', chromium));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -38,7 +38,7 @@ export function record(t: Tables, m: number[], c: Cover, s: number, p: number, e
  * The text's matches and its view's, merged in start order (the longer first at one start, the
  * text's on a tie) and recorded over the cover `c` by the maskers' rule (`record`).
  */
-export function settle(t: Tables, a: number[], b: number[], c: Cover): number[] {
+export function settle(t: Tables, a: readonly number[], b: readonly number[], c: Cover): number[] {
   const m: number[] = [];
   for (let i = 0, j = 0; i < a.length || j < b.length; ) {
     const first = j >= b.length || (i < a.length && (a[i] < b[j] || (a[i] === b[j] && a[i + 2] >= b[j + 2])));

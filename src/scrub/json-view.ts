@@ -51,49 +51,106 @@ export function viewWithRoom(view: JsonView | null, n: number): JsonView {
   return { bytes: new Uint8Array(size), from: new Int32Array(size), to: new Int32Array(size), length: 0 };
 }
 
+/** What `escapeAt` decoded: the code point (0x110000 for a lone surrogate) and the escape's end. */
+let escapedCp = 0;
+let escapedEnd = 0;
+
+/**
+ * Whether d[i, b) starts with a valid escape (a backslash at i): `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`,
+ * `\uXXXX` in either case, a surrogate pair as one code point; its code point and end go to
+ * `escapedCp` and `escapedEnd`.
+ */
+function escapeAt(d: Uint8Array, i: number, b: number): boolean {
+  if (i + 1 >= b) return false;
+  const e = d[i + 1];
+  if (e !== U) {
+    if (JSON_ESCAPE[e] === 0) return false;
+    escapedCp = JSON_ESCAPE[e];
+    escapedEnd = i + 2;
+    return true;
+  }
+  let cp = hex4(d, i + 2, b);
+  if (cp < 0) return false;
+  let end = i + 6;
+  if (cp >= 0xd800 && cp < 0xdc00 && end + 1 < b && d[end] === 92 && d[end + 1] === U) {
+    const lo = hex4(d, end + 2, b);
+    if (lo >= 0xdc00 && lo < 0xe000) {
+      cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+      end += 6;
+    }
+  }
+  escapedCp = cp >= 0xd800 && cp < 0xe000 ? 0x110000 : cp; // lone: no character
+  escapedEnd = end;
+  return true;
+}
+
+/** The escape's bytes (`escapedCp`) into the view at k, each from source [i, escapedEnd) plus `base`; answers the index after them. */
+function putEscape(view: JsonView, k: number, i: number, base: number): number {
+  const { bytes, from, to } = view;
+  const k0 = k;
+  if (escapedCp < 0x110000) k = utf8Into(bytes, k, escapedCp);
+  else bytes[k++] = 0xff;
+  for (let j = k0; j < k; j++) {
+    from[j] = i + base;
+    to[j] = escapedEnd + base;
+  }
+  return k;
+}
+
 /**
  * Decodes d[a, b) into `view` (room for b - a bytes: no escape decodes longer than it is written):
- * every valid escape (`\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`, `\uXXXX` in either case, a surrogate
- * pair as one code point's UTF-8), every other byte as it is. A lone surrogate decodes to 0xff,
+ * every valid escape (`escapeAt`), every other byte as it is. A lone surrogate decodes to 0xff,
  * which no UTF-8 text holds. Offsets in `from`/`to` are d's plus `base`.
  */
 export function decodeView(d: Uint8Array, a: number, b: number, view: JsonView, base: number): void {
   const { bytes, from, to } = view;
   let k = 0;
-  let i = a;
-  while (i < b) {
+  for (let i = a; i < b; ) {
     const c = d[i];
-    let cp = -1;
-    let end = i + 1;
-    if (c === 92 && i + 1 < b) {
-      const e = d[i + 1];
-      if (e === U) {
-        cp = hex4(d, i + 2, b);
-        if (cp >= 0) {
-          end = i + 6;
-          if (cp >= 0xd800 && cp < 0xdc00 && end + 1 < b && d[end] === 92 && d[end + 1] === U) {
-            const lo = hex4(d, end + 2, b);
-            if (lo >= 0xdc00 && lo < 0xe000) {
-              cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-              end += 6;
-            }
-          }
-          if (cp >= 0xd800 && cp < 0xe000) cp = 0x110000; // lone: no character
-        }
-      } else if (JSON_ESCAPE[e] !== 0) {
-        cp = JSON_ESCAPE[e];
-        end = i + 2;
+    if (c === 92 && escapeAt(d, i, b)) {
+      k = putEscape(view, k, i, base);
+      i = escapedEnd;
+      continue;
+    }
+    bytes[k] = c;
+    from[k] = i + base;
+    to[k] = i + 1 + base;
+    k++;
+    i++;
+  }
+  view.length = k;
+}
+
+/** The chars around a backslash as bytes, for `escapeAt` (a surrogate pair's 12 at most). */
+const ESCAPE_CHARS = new Uint8Array(12);
+
+/**
+ * `decodeView` of a string's chars text[a, b) as bytes (a char past ASCII as 0xff, in no pattern,
+ * as `charsAsBytes` reads them), without copying the text to bytes first.
+ */
+export function decodeViewText(text: string, a: number, b: number, view: JsonView): void {
+  const { bytes, from, to } = view;
+  let k = 0;
+  for (let i = a; i < b; ) {
+    const c = text.charCodeAt(i);
+    if (c === 92) {
+      const m = Math.min(b - i, ESCAPE_CHARS.length);
+      for (let j = 0; j < m; j++) {
+        const e = text.charCodeAt(i + j);
+        ESCAPE_CHARS[j] = e < 0x80 ? e : 0xff;
+      }
+      if (escapeAt(ESCAPE_CHARS, 0, m)) {
+        escapedEnd += i;
+        k = putEscape(view, k, i, 0);
+        i = escapedEnd;
+        continue;
       }
     }
-    const k0 = k;
-    if (cp < 0) bytes[k++] = c;
-    else if (cp < 0x110000) k = utf8Into(bytes, k, cp);
-    else bytes[k++] = 0xff;
-    for (let j = k0; j < k; j++) {
-      from[j] = i + base;
-      to[j] = end + base;
-    }
-    i = end;
+    bytes[k] = c < 0x80 ? c : 0xff;
+    from[k] = i;
+    to[k] = i + 1;
+    k++;
+    i++;
   }
   view.length = k;
 }

@@ -1,18 +1,17 @@
 // Matches, of the text and of its JSON view (json-view.ts), settled into one list.
 import { type Cover, newCover, settle } from './cover.ts';
-import { type JsonView, decodeView, escapes, viewWithRoom } from './json-view.ts';
+import { type JsonView, decodeView, decodeViewText, escapes, viewWithRoom } from './json-view.ts';
 import { scan } from './scan.ts';
-import { charsAsBytes } from './scan-text.ts';
 import type { Tables } from './tables.ts';
 
-/** A source the JSON view reads: bytes, or a string's chars as bytes (`charsAsBytes`). */
-interface Source {
+/** A source the JSON view reads: bytes, or a string's chars as bytes (a char past ASCII as 0xff, as `charsAsBytes` reads them). */
+export interface Source {
   length: number;
   /** The first backslash in [i, to) before a character that may begin a JSON escape, or -1. */
   escapeIn(i: number, to: number): number;
   byteAt(i: number): number;
-  /** Source [a, b) as bytes, valid until the next call. */
-  bytes(a: number, b: number): Uint8Array;
+  /** Source [a, b) decoded into `view` (`decodeView`), at the source's offsets. */
+  decode(a: number, b: number, view: JsonView): void;
 }
 
 const bytesSource = (d: Uint8Array, n: number): Source => ({
@@ -22,18 +21,36 @@ const bytesSource = (d: Uint8Array, n: number): Source => ({
     return -1;
   },
   byteAt: (i) => d[i],
-  bytes: (a, b) => d.subarray(a, b),
+  decode: (a, b, view) => decodeView(d, a, b, view, 0),
 });
 
-export const textSource = (text: string): Source => ({
-  length: text.length,
-  escapeIn(i, to) {
-    for (let p = text.indexOf('\\', i); p >= 0 && p < to; p = text.indexOf('\\', p + 1)) if (p + 1 < text.length && escapes(text.charCodeAt(p + 1))) return p;
-    return -1;
-  },
-  byteAt: (i) => text.charCodeAt(i),
-  bytes: (a, b) => charsAsBytes(text, a, b),
-});
+/**
+ * A string as a source, made once per text: `indexOf` reads on to the text's end when no backslash
+ * follows, so the last search's answer is kept for a text scanned in steps.
+ */
+export function textSource(text: string): Source {
+  let searched = 0; // the first backslash at or after `searched` is `found` (-2: not searched yet)
+  let found = -2;
+  const backslash = (i: number) => {
+    if (found === -2 || i < searched || (found >= 0 && found < i)) {
+      searched = i;
+      found = text.indexOf('\\', i);
+    }
+    return found;
+  };
+  return {
+    length: text.length,
+    escapeIn(i, to) {
+      for (let p = backslash(i); p >= 0 && p < to; p = backslash(p + 1)) if (p + 1 < text.length && escapes(text.charCodeAt(p + 1))) return p;
+      return -1;
+    },
+    byteAt: (i) => text.charCodeAt(i),
+    decode: (a, b, view) => decodeViewText(text, a, b, view),
+  };
+}
+
+/** No matches: what most texts' views give, without an array of their own. */
+const NONE: readonly number[] = [];
 
 /** The most starts one window of the view scans at once (memory: 9 bytes a decoded byte). */
 const VIEW_PIECE = 1 << 20;
@@ -51,12 +68,14 @@ let view: JsonView | null = null;
  * at VIEW_PIECE starts reads as far as any match escaped once more may span). Each is decoded from a
  * byte no backslash precedes (so `\\\\n` decodes as the text does) and no escape straddles.
  */
-export function viewMatches(t: Tables, src: Source, from: number, limit: number, cut: boolean): number[] {
-  const out: number[] = [];
+export function viewMatches(t: Tables, src: Source, from: number, limit: number, cut: boolean): readonly number[] {
   const n = src.length;
-  const margin = t.horizon + 16;
   // No match starting before `limit` reads past this: the longest form, escaped once more.
   const stop = Math.min(n, limit + t.reach);
+  const first = src.escapeIn(from, stop);
+  if (first < 0) return NONE;
+  const out: number[] = [];
+  const margin = t.horizon + 16;
   const flush = (ws: number, se: number, to: number) => {
     let a = Math.max(0, ws - 12);
     while (a > 0 && src.byteAt(a - 1) === 92) a--;
@@ -69,7 +88,7 @@ export function viewMatches(t: Tables, src: Source, from: number, limit: number,
   const decodeScan = (a: number, b: number, ws: number, se: number) => {
     view = viewWithRoom(view, b - a);
     const v = view;
-    decodeView(src.bytes(a, b), 0, b - a, v, a);
+    src.decode(a, b, v);
     let s0 = 0;
     while (s0 < v.length && v.from[s0] < ws) s0++;
     let s1 = s0;
@@ -80,7 +99,7 @@ export function viewMatches(t: Tables, src: Source, from: number, limit: number,
   };
   let ws = -1; // the window's first start
   let last = -1; // its last escape
-  for (let p = src.escapeIn(from, stop); p >= 0; p = src.escapeIn(p + 1, stop)) {
+  for (let p = first; p >= 0; p = src.escapeIn(p + 1, stop)) {
     if (ws >= 0 && p - last <= margin) {
       last = p;
       while (Math.min(limit, p + 1) - ws > VIEW_PIECE) {

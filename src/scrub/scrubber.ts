@@ -9,7 +9,7 @@ import type { ScrubHit } from '../contract.ts';
 import { type ScrubValue, build } from './compile.ts';
 import { type Cover, newCover, settle } from './cover.ts';
 import { emit, hitList, textOf } from './emit.ts';
-import { matchesOf, textSource, viewMatches } from './matches.ts';
+import { type Source, matchesOf, textSource, viewMatches } from './matches.ts';
 import { scanText, wellFormed } from './scan-text.ts';
 import { type ScrubStream, type ScrubStreamOptions, openStream } from './stream.ts';
 import { type Tables, tableBytes, typedArraysOf } from './tables.ts';
@@ -27,9 +27,10 @@ export interface Scrubber {
   readonly scansText: boolean;
   /**
    * `redact` (the same answer) for a scrubber that `scansText`, about `chars` characters of the
-   * text at a time, awaiting `pause()` between them.
+   * text at a time, calling `pause()` between them and awaiting what it returns when that is a
+   * promise (a slice clock answers one only when the thread is to be given back).
    */
-  redactInSteps(text: string, chars: number, pause: () => Promise<void>): Promise<{ text: string; hits: ScrubHit[] }>;
+  redactInSteps(text: string, chars: number, pause: () => Promise<void> | undefined): Promise<{ text: string; hits: ScrubHit[] }>;
   stream(options?: ScrubStreamOptions): ScrubStream;
   /** Distinct patterns compiled (every spelling of every form of every value). */
   readonly patterns: number;
@@ -55,6 +56,10 @@ export function compileTables(values: readonly ScrubValue[]): ScrubTables {
 export function tableBuffers(t: ScrubTables): ArrayBuffer[] {
   return [...new Set([...typedArraysOf(t), ...t.rep].map((a) => a.buffer as ArrayBuffer))];
 }
+
+/** The cover `scanText` records a step's own matches over (`settle` then records them over the text's): reset for each. */
+const DIRECT = newCover();
+const DIRECT_MATCHES: number[] = [];
 
 export function compileScrubber(values: readonly ScrubValue[]): Scrubber {
   return scrubberOf(build(values));
@@ -82,11 +87,16 @@ export function scrubberOf(t: ScrubTables): Scrubber {
     }
     return { text: out + wellFormed(text, r, text.length), hits: hitList(t, counts) };
   }
-  /** `scanText`'s matches of text[from, to) and its view's, settled; answers where the scan stopped. */
-  const textMatches = (text: string, m: number[], from: number, to: number, c: Cover) => {
-    const direct: number[] = [];
-    const next = scanText(t, text, direct, from, to, newCover());
-    for (const x of settle(t, direct, viewMatches(t, textSource(text), from, next, false), c)) m.push(x);
+  /** `scanText`'s matches of text[from, to) and its view's (`src`: the text's source), settled; answers where the scan stopped. */
+  const textMatches = (text: string, src: Source, m: number[], from: number, to: number, c: Cover) => {
+    const direct = DIRECT_MATCHES;
+    direct.length = 0;
+    DIRECT.end = 0;
+    DIRECT.values.clear();
+    const next = scanText(t, text, direct, from, to, DIRECT);
+    const view = viewMatches(t, src, from, next, false);
+    if (direct.length === 0 && view.length === 0) return next;
+    for (const x of settle(t, direct, view, c)) m.push(x);
     return next;
   };
   const redactBytes = (bytes: Uint8Array) => {
@@ -108,7 +118,7 @@ export function scrubberOf(t: ScrubTables): Scrubber {
       const bytes = t.ascii ? null : encodeScratch(text);
       let m: number[] = [];
       if (bytes) m = matchesOf(t, bytes, 0, bytes.length, bytes.length, newCover());
-      else textMatches(text, m, 0, text.length, newCover());
+      else textMatches(text, textSource(text), m, 0, text.length, newCover());
       if (m.length === 0) return { text: text.toWellFormed(), hits: [] };
       if (bytes && bytes.length !== text.length) {
         const counts = new Map<number, number>();
@@ -123,9 +133,11 @@ export function scrubberOf(t: ScrubTables): Scrubber {
       if (t.count === 0) return { text: text.toWellFormed(), hits: [] };
       const m: number[] = [];
       const c = newCover();
+      const src = textSource(text);
       for (let at = 0; at < text.length; ) {
-        at = textMatches(text, m, at, at + chars, c);
-        await pause();
+        at = textMatches(text, src, m, at, at + chars, c);
+        const paused = pause();
+        if (paused) await paused;
       }
       if (m.length === 0) return { text: text.toWellFormed(), hits: [] };
       const steps = spliced(text, m, chars);

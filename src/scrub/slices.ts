@@ -70,16 +70,20 @@ function sliceElapsed(own: number): number {
  * thread's current slice has run its time. An op whose work goes on in a later task for another
  * reason than a yield (the next message of a forwarded body) takes a new clock there.
  */
-export function slicer(ms = SLICE_MS) {
+export function slicer(ms = SLICE_MS): Tick {
   let own = performance.now();
   sliceElapsed(own);
-  return async () => {
-    if (sliceElapsed(own) >= ms) {
-      await yieldThread();
-      own = performance.now();
-    }
-  };
+  // No promise while the slice goes on: a big text's scan looks every few thousand characters.
+  return () =>
+    sliceElapsed(own) < ms
+      ? undefined
+      : yieldThread().then(() => {
+          own = performance.now();
+        });
 }
+
+/** A slice clock's look: a promise to await when the thread is to be given back, else nothing. */
+export type Tick = () => Promise<void> | undefined;
 
 /** Where a piece of about `PIECE_BYTES` characters from `i` ends, never splitting a surrogate pair. */
 function pieceEnd(text: string, i: number): number {
@@ -104,7 +108,7 @@ export async function utf8LengthSliced(text: string, tick = slicer()): Promise<n
 }
 
 /** Parts copied into one new buffer, a part at a time, yielding between slices. */
-async function joinSliced(parts: readonly Uint8Array[], tick: () => Promise<void>): Promise<Uint8Array<ArrayBuffer>> {
+async function joinSliced(parts: readonly Uint8Array[], tick: Tick): Promise<Uint8Array<ArrayBuffer>> {
   let size = 0;
   for (const p of parts) size += p.length;
   const out = new Uint8Array(size);
@@ -152,7 +156,7 @@ export async function pushSliced(stream: ScrubStream, chunk: Uint8Array): Promis
 }
 
 /** A text's UTF-8 (or bytes) through a scrub stream in pieces, yielding between them: the parts released and the hits. */
-async function streamed(scrubber: Scrubber, text: string | Uint8Array, tick: () => Promise<void>) {
+async function streamed(scrubber: Scrubber, text: string | Uint8Array, tick: Tick) {
   const stream = scrubber.stream({ idleMs: Number.POSITIVE_INFINITY });
   const parts: Uint8Array[] = [];
   for (const piece of typeof text === 'string' ? utf8Pieces(text) : bytePieces(text)) {
@@ -175,7 +179,7 @@ export async function redactToBytes(scrubber: Scrubber, text: string | Uint8Arra
 }
 
 /** One text scrubbed as `scrubber.redact` / `redactBytes` would, in slices when it is big. */
-async function redactOne(scrubber: Scrubber, text: string | Uint8Array, tick: () => Promise<void>) {
+async function redactOne(scrubber: Scrubber, text: string | Uint8Array, tick: Tick) {
   const size = typeof text === 'string' ? text.length : text.length;
   if (typeof text === 'string' && scrubber.scansText && size > PIECE_BYTES) {
     // Scanned as it is, a piece at a time: never encoded.
