@@ -235,7 +235,10 @@ ${e.head.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}</pre>`
           <label class="grow">URL<input .value=${this.url} @input=${(e: Event) => (this.url = str(e))} /></label>
         </div>
         <label class="block"><span>Headers, one <code>Name: value</code> a line</span>
-          <textarea spellcheck="false" .value=${this.headers} @input=${(e: Event) => ((this.headers = str(e)), (this.edited = true))}></textarea>
+          <textarea spellcheck="false" .value=${this.headers} @input=${(e: Event) => {
+            this.headers = str(e);
+            this.edited = true;
+          }}></textarea>
         </label>
         <label class="block"><span>Body (sent to the vault for a model or MCP request, which comes back scrubbed)</span>
           <textarea id="body" spellcheck="false" .value=${this.body} @input=${(e: Event) => (this.body = str(e))}></textarea>

@@ -5,7 +5,6 @@
 // value scrubbed out of the body; `grant` and `refresh` go through to the page's `seal`. Real frame.
 import { expect, waitUntil } from '@open-wc/testing';
 import type { Stamp, VaultEvent } from '../../src/contract.ts';
-import { SECRETS, attest } from '../helpers/attest.ts';
 import { prng } from '../helpers/random.ts';
 import { type VaultClient, advanceClock, canary, crossed, findCanaries, leakForms, resetVault, welcomed } from '../helpers/vault.ts';
 

@@ -25,7 +25,7 @@ let browser;
 
 /** A bare embedder page, cross-origin isolated as bios is. */
 function serveEmbedder() {
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html', ...EMBEDDER_HEADERS });
     res.end('<!doctype html><title>embedder</title>');
   });

@@ -50,7 +50,16 @@ describe('the gateway, built directly', () => {
   it('answers each port in order, even when an earlier op is slow', async () => {
     let release = () => {};
     const slow = new Promise<void>((resolve) => (release = resolve));
-    const gateway = new Gateway(standIn({ placeholders: async () => (await slow, { placeholders: ['slow'], scrub: {} }) }), [ORIGIN], win);
+    const gateway = new Gateway(
+      standIn({
+        placeholders: async () => {
+          await slow;
+          return { placeholders: ['slow'], scrub: {} };
+        },
+      }),
+      [ORIGIN],
+      win,
+    );
     const port = await connect(gateway, parent);
     const first = port.send('placeholders');
     const second = port.send('status');
