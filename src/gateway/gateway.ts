@@ -14,9 +14,6 @@ import { originAllowed } from './settings.ts';
 
 type Fields = Record<string, unknown>;
 
-/** A reply as posted: `v`, the request's `id`, and the op's fields or an `error`. */
-type Reply = { v: 1; id: number } & Record<string, unknown>;
-
 interface Connection {
   port: MessagePort;
   role: Role;
@@ -95,21 +92,20 @@ export class Gateway {
       connection.tail = connection.tail.then(() => connection.port.postMessage({ v: 1, id, error: queueFull().body })).catch(() => {});
       return;
     }
-    // Nothing ahead of it: the request starts now, and a reply known at once (`status` from
-    // memory, a refusal) is posted in this turn, without a trip through the queue.
-    const started = connection.waiting === 0 ? this.start(connection, data, ports) : undefined;
-    if (started !== undefined && !(started instanceof Promise)) {
-      if (started) this.post(connection, started, bounded);
-      return;
-    }
     connection.waiting++;
     connection.waitingBytes += bytes;
     // Whatever a request throws, even while posting its reply, the next one in the queue runs.
     connection.tail = connection.tail
       .then(async () => {
         try {
-          const reply = await (started ?? this.start(connection, data, ports));
-          if (reply) this.post(connection, reply, bounded);
+          const reply = await this.answer(connection, data, ports);
+          if (!reply) return;
+          try {
+            connection.port.postMessage(reply, bounded ? replyBuffers(reply) : bodyBuffer(reply));
+          } catch (error) {
+            // A reply that can't be posted (not cloneable) goes as an error reply instead.
+            connection.port.postMessage({ v: 1, id: reply.id, error: errorBody(error) });
+          }
         } finally {
           connection.waiting--;
           connection.waitingBytes -= bytes;
@@ -118,27 +114,11 @@ export class Gateway {
       .catch((error) => console.error(`slicc-vault: a request failed (${(error as Error)?.name ?? 'error'})`));
   }
 
-  private post(connection: Connection, reply: Reply, bounded: boolean) {
-    try {
-      connection.port.postMessage(reply, bounded ? replyBuffers(reply) : bodyBuffer(reply));
-    } catch (error) {
-      // A reply that can't be posted (not cloneable) goes as an error reply instead.
-      connection.port.postMessage({ v: 1, id: reply.id, error: errorBody(error) });
-    }
-  }
-
-  /**
-   * The reply to one request: at once where it is known at once, else its promise (which never
-   * rejects); `null` for a message that isn't one (no readable id).
-   */
-  private start(connection: Connection, data: unknown, ports: readonly MessagePort[]): Reply | Promise<Reply> | null {
+  /** The reply to one request, or `null` for a message that isn't one (no readable id). */
+  private async answer(connection: Connection, data: unknown, ports: readonly MessagePort[]): Promise<Record<string, unknown> | null> {
     if (!data || typeof data !== 'object') return null;
     const { v, id, op, ...fields } = data as Fields;
     if (typeof id !== 'number' || !Number.isSafeInteger(id)) return null;
-    const failed = (error: unknown): Reply => {
-      if (!(error instanceof VaultError)) console.error(`slicc-vault: ${String(op)} failed (${(error as Error)?.name ?? 'error'})`);
-      return { v: 1, id, error: errorBody(error) };
-    };
     try {
       if (v !== 1) throw einval('v must be 1');
       if (typeof op !== 'string' || !op) throw einval('op must be a non-empty string');
@@ -146,9 +126,10 @@ export class Gateway {
       if (op.length > 64) throw einval('op must be an op of this vault');
       for (const field in fields) if (field.length > 64) throw einval("a field's name is longer than 64 characters");
       const result = connection.role === 'page' ? this.page(connection.namespace, op, fields, ports) : this.agent(connection.agent!, op, fields);
-      return result instanceof Promise ? result.then((r) => ({ v: 1, id, op, ...r }), failed) : { v: 1, id, op, ...result };
+      return { v: 1, id, op, ...(result instanceof Promise ? await result : result) };
     } catch (error) {
-      return failed(error);
+      if (!(error instanceof VaultError)) console.error(`slicc-vault: ${String(op)} failed (${(error as Error)?.name ?? 'error'})`);
+      return { v: 1, id, error: errorBody(error) };
     }
   }
 
