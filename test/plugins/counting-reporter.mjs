@@ -3,12 +3,11 @@
 // line over every runner (README, Tests).
 import { mkdirSync, writeFileSync } from 'node:fs';
 
-/** The milliseconds a suite's tests took, as the runner timed them. */
-function took(suite) {
-  let ms = 0;
-  for (const test of suite?.tests ?? []) ms += test.duration ?? 0;
-  for (const child of suite?.suites ?? []) ms += took(child);
-  return ms;
+/** Each test of a suite with the milliseconds the runner timed it. */
+function timed(suite, out = []) {
+  for (const test of suite?.tests ?? []) out.push({ name: test.name, ms: Math.round(test.duration ?? 0) });
+  for (const child of suite?.suites ?? []) timed(child, out);
+  return out;
 }
 
 function count(suite, totals) {
@@ -34,7 +33,11 @@ export function countingReporter() {
       const totals = { passed: 0, failed: 0, skipped: 0, engines: {} };
       // Each file's time, slowest first, for finding what makes the suite long (docs/tests.md).
       this.files = sessions
-        .map((session) => ({ engine: engineOf(session), file: session.testFile.replace(`${process.cwd()}/`, ''), ms: Math.round(took(session.testResults)) }))
+        .map((session) => {
+          const tests = timed(session.testResults).sort((a, b) => b.ms - a.ms);
+          const ms = tests.reduce((sum, t) => sum + t.ms, 0);
+          return { engine: engineOf(session), file: session.testFile.replace(`${process.cwd()}/`, ''), ms, slowest: tests.slice(0, 5) };
+        })
         .sort((a, b) => b.ms - a.ms);
       for (const session of sessions) {
         const engine = (totals.engines[engineOf(session)] ??= { passed: 0, failed: 0, skipped: 0 });
