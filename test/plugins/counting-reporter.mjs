@@ -55,7 +55,10 @@ export function countingReporter() {
       mkdirSync('test-artifacts', { recursive: true });
       writeFileSync('test-artifacts/wtr-totals.json', JSON.stringify(t));
       const ran = [...new Set((this.files ?? []).map((f) => f.engine))].join('-').toLowerCase() || 'none';
-      writeFileSync(`test-artifacts/wtr-files-${ran}${process.env.PANEL ? '-panel' : ''}.json`, JSON.stringify(this.files ?? [], null, 1));
+      writeFileSync(
+        `test-artifacts/wtr-files-${ran}${process.env.PANEL ? '-panel' : ''}${process.env.PART ? `-part${process.env.PART}` : ''}.json`,
+        JSON.stringify(this.files ?? [], null, 1),
+      );
     },
   };
 }
