@@ -432,7 +432,10 @@ test('at 800 px wide no panel is wider than the window, and the Secrets table sc
       assert.ok(wide <= 800, `${name} is ${wide} px wide`);
     }
     await tab('secrets');
-    const card = await page.locator('demo-secrets section.card').first().boundingBox();
+    // The tab's panel renders after the click: its card has no box until it does.
+    const cardOf = page.locator('demo-secrets section.card').first();
+    await cardOf.waitFor();
+    const card = await cardOf.boundingBox();
     assert.ok(card.x + card.width <= 800, 'the Secrets card fits');
     const row = page.locator('demo-secrets tr[data-secret=GH_TOKEN]');
     const remove = row.getByRole('button', { name: 'Remove' });
