@@ -168,42 +168,42 @@ describe('the audit entries a document writes of itself', () => {
     await deleteDB(dbName);
   });
 
-  it("stores a write's name scrubbed of a value written just before it, without waiting for the worker's compile", async () => {
+  /** A vault whose FIRST value is compiled, and a count of the writes that wait for a compile after it. */
+  async function compiledThenCounted() {
     const vault = await open();
     await vault.writes.put(NS, { name: 'FIRST', value: `first-${crypto.randomUUID()}`, kind: 'secret', source: 'settings' });
     await vault.reads.scrubber(NS);
-    // OTHER's value is written after the last compile: the next write's audit scrubs it beside that
-    // compile, and neither write waits for a new one.
-    let waited = 0;
+    const counted = { vault, waited: 0 };
     const newest = vault.reads.newestScrubber.bind(vault.reads);
     vault.reads.newestScrubber = (namespace) => {
-      waited++;
+      counted.waited++;
       return newest(namespace);
     };
+    return counted;
+  }
+
+  it("stores a write's name scrubbed of a value written just before it, without waiting for the worker's compile", async () => {
+    // OTHER's value is written after the last compile: the next write's audit scrubs it beside that
+    // compile, and neither write waits for a new one.
+    const counted = await compiledThenCounted();
+    const { vault } = counted;
     const { value, placeholder } = await namedByValue(vault);
-    expect(waited, 'writes that waited for a compile').to.equal(0);
+    expect(counted.waited, 'writes that waited for a compile').to.equal(0);
     const seals = await entries(vault, 'seal');
     expect(seals.map((e) => (e as { name: string }).name)).to.deep.equal([placeholder, 'OTHER', 'FIRST']);
     expect(JSON.stringify(seals)).to.not.include(value);
   });
 
   it('never waits for a compile in a burst of 200 writes, and scrubs a name holding the hex of a value written in it', async () => {
-    const vault = await open();
-    await vault.writes.put(NS, { name: 'FIRST', value: `first-${crypto.randomUUID()}`, kind: 'secret', source: 'settings' });
-    await vault.reads.scrubber(NS);
-    let waited = 0;
-    const newest = vault.reads.newestScrubber.bind(vault.reads);
-    vault.reads.newestScrubber = (namespace) => {
-      waited++;
-      return newest(namespace);
-    };
+    const counted = await compiledThenCounted();
+    const { vault } = counted;
     const burst = Array.from({ length: 200 }, (_, i) => ({ name: `B${i}`, value: `tok_${crypto.randomUUID().replaceAll('-', '')}` }));
     for (const { name, value } of burst) await vault.writes.put(NS, { name, value, kind: 'secret', source: 'settings' });
     // A name (hex digits only) spelling the last value's hex: at once, before any compile has it.
     const last = burst.at(-1)!;
     const hex = Array.from(new TextEncoder().encode(last.value), (b) => b.toString(16).padStart(2, '0')).join('');
     await vault.writes.put(NS, { name: hex, value: `held-${crypto.randomUUID()}`, kind: 'secret', source: 'settings' });
-    expect(waited, 'writes that waited for a compile').to.equal(0);
+    expect(counted.waited, 'writes that waited for a compile').to.equal(0);
     const [newestSeal] = await entries(vault, 'seal');
     expect((newestSeal as { name: string }).name).to.equal('[redacted:B199]');
   });
