@@ -121,9 +121,14 @@ const engines = STRESS
  * browser over every file ran each test 1.8 times slower by the end than a fresh one).
  */
 const PART = Number(process.env.PART) || 0;
+/** The files below `dir`, dot-folders left out. */
+const filesBelow = (dir) =>
+  readdirSync(dir, { withFileTypes: true })
+    .filter((e) => !e.name.startsWith('.'))
+    .flatMap((e) => (e.isDirectory() ? filesBelow(`${dir}/${e.name}`) : [`${dir}/${e.name}`]));
 const suiteFiles = () =>
   ['test', 'components', 'src']
-    .flatMap((dir) => readdirSync(dir, { recursive: true }).map((f) => `${dir}/${f}`))
+    .flatMap(filesBelow)
     .filter((f) => f.endsWith('.test.ts') && f !== STRESS_FILE && f !== PANEL_FILE)
     .sort()
     .filter((_, i) => !PART || i % 2 === PART - 1);

@@ -47,11 +47,10 @@ await writeFile(
   `${dist}/echo.html`,
   `<!doctype html>\n<meta charset="utf-8" />\n<title>bare MessageChannel echo</title>\n<script type="module" src="./${echoFile}"></script>\n`,
 );
-// The boot's floor: the echo with the frame's two settings files preloaded as its index.html does.
-const preloads = ['config.json', 'embedders.json'].map((f) => `<link rel="preload" href="/${f}" as="fetch" crossorigin />\n`).join('');
+// The boot's floor: the echo, reading the frame's two settings files before it answers (bench/echo.ts).
 await writeFile(
   `${dist}/floor.html`,
-  `<!doctype html>\n<meta charset="utf-8" />\n<title>the boot's floor</title>\n${preloads}<script type="module" src="./${echoFile}"></script>\n`,
+  `<!doctype html>\n<meta charset="utf-8" />\n<title>the boot's floor</title>\n<script type="module" src="./${echoFile}"></script>\n`,
 );
 await writeFile(`${dist}/embedders.json`, JSON.stringify([embedder]));
 const distServer = await serveDist({ dir: dist, embedders: [embedder] });

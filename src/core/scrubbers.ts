@@ -59,7 +59,7 @@ export class Scrubbers {
     }, COMPILE_AFTER_MS);
     this.pending.set(namespace, timer);
     if (held) this.keyed(namespace, +1);
-    this.soonKeyed.set(namespace, held !== null);
+    this.soonKeyed.set(namespace, held);
   }
 
   private cancelSoon(namespace: string) {
@@ -71,7 +71,8 @@ export class Scrubbers {
 
   /** Per namespace, compiles asked for while the key was held, not yet done (scheduled or running). */
   private readonly withKey = new Map<string, number>();
-  private readonly soonKeyed = new Map<string, boolean>();
+  /** Per namespace, the key a scheduled compile holds (null: it was scheduled while locked). */
+  private readonly soonKeyed = new Map<string, HeldKey | null>();
 
   private keyed(namespace: string, by: number) {
     const n = (this.withKey.get(namespace) ?? 0) + by;
@@ -96,9 +97,11 @@ export class Scrubbers {
   /**
    * Compiles the namespace's scrubber when the key is there and the values changed since the last
    * compile, and answers the newest scrubber there is. Calls queue per namespace; a call whose
-   * turn comes when the scrubber is already current costs one read.
+   * turn comes when the scrubber is already current costs one read. Without the key (a lock since),
+   * a compile `soon` scheduled while it was held runs now with that key, so an op scrubbing
+   * meanwhile never gets the scrubber from before the values changed.
    */
-  refresh(namespace: string, keyAtWrite: HeldKey | null = this.key()): Promise<Compiled | undefined> {
+  refresh(namespace: string, keyAtWrite: HeldKey | null = this.key() ?? this.soonKeyed.get(namespace) ?? null): Promise<Compiled | undefined> {
     // The key as it is when asked: a lock before this call's turn comes doesn't cancel it.
     if (keyAtWrite) this.keyed(namespace, +1);
     const turn = (this.queue.get(namespace) ?? Promise.resolve()).then(() => this.compileIfStale(namespace, keyAtWrite));
@@ -149,12 +152,14 @@ export class Scrubbers {
   /**
    * A text scrubber for this moment without waiting for the worker (a write's audit text): the last
    * compile, and beside it the values this document wrote since. Undefined when there is no compile
-   * yet, no key, a change since that this document didn't make (another document's write, a
-   * removal), or more than a few values: the caller then waits for `refresh`.
+   * yet, a change since that this document didn't make (another document's write, a removal), or
+   * more than a few values: the caller then waits for `refresh`.
    */
   textNow(namespace: string, version: number): ((text: string) => string) | undefined {
+    // No key needed: the values written since are in memory, as the compiled ones are (locking
+    // stops value use, never scrubbing).
     const compiled = this.compiled.get(namespace);
-    if (!compiled || !this.key()) return undefined;
+    if (!compiled) return undefined;
     const scrub = (text: string) => compiled.scrubber.redact(text).text;
     if (compiled.version === version) return scrub;
     if (version - compiled.version > AUDIT_BESIDE_VALUES) return undefined;
@@ -165,15 +170,22 @@ export class Scrubbers {
     if (versions.size !== version - compiled.version || since.length !== versions.size) return undefined;
     const beside = since.map((w) => w.value);
     if (beside.reduce((n, v) => n + utf8Length(v.value), 0) > AUDIT_BESIDE_BYTES) return undefined;
+    const shortest = Math.min(...beside.map((v) => v.value.length));
+    let late: Scrubber | undefined;
     return (text) => {
       const main = compiled.scrubber.redact(text);
       // Every form of a value is at least as long as the value in UTF-16 units (docs/scrubber.md,
-      // Forms): only the values a text could hold are compiled, mostly none (names are short).
-      const fits = beside.filter((v) => v.value.length <= text.length);
-      if (fits.length === 0) return main.text;
-      const late = compileScrubber(fits).redact(text);
-      if (late.hits.length === 0) return main.text;
-      if (main.hits.length === 0) return late.text;
+      // Forms): a text shorter than every value written since holds none (names mostly), and the
+      // first that could hold one compiles them all, once for every string of the entry.
+      if (text.length < shortest) return main.text;
+      try {
+        late ??= compileScrubber(beside);
+      } catch {
+        return WITHHELD;
+      }
+      const found = late.redact(text);
+      if (found.hits.length === 0) return main.text;
+      if (main.hits.length === 0) return found.text;
       // Values of both sets in one text may overlap, and one scrubber after the other could
       // release a part of one the other's replacement cut: the text is withheld instead.
       return WITHHELD;
