@@ -2,6 +2,7 @@
 // (GAPS §9, inside JSON strings): the scrubber scans this view beside the text itself, so a form an
 // encoder wrote into a JSON string (`\n` between base64 lines, `\\x41`, `\u0041` for any character)
 // is found as it would be unescaped. Pure: bytes in, bytes and offsets out.
+import { charsInto } from './utf8.ts';
 
 /** One level of JSON decoding of a source range: `bytes[0, length)`, byte i from source [from[i], to[i]). */
 export interface JsonView {
@@ -135,10 +136,7 @@ export function decodeViewText(text: string, a: number, b: number, view: JsonVie
     const c = text.charCodeAt(i);
     if (c === 92) {
       const m = Math.min(b - i, ESCAPE_CHARS.length);
-      for (let j = 0; j < m; j++) {
-        const e = text.charCodeAt(i + j);
-        ESCAPE_CHARS[j] = e < 0x80 ? e : 0xff;
-      }
+      charsInto(ESCAPE_CHARS, text, i, i + m);
       if (escapeAt(ESCAPE_CHARS, 0, m)) {
         escapedEnd += i;
         k = putEscape(view, k, i, 0);

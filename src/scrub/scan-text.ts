@@ -5,6 +5,7 @@ import type { Cover } from './cover.ts';
 import { FOLD, GOLDEN, GOLDEN2, GOLDEN3, hasBackslash, hasBreak, hasControl } from './grams.ts';
 import { breaksPass, mayBreak, mayEscape, pairPasses, scan, startGram } from './scan.ts';
 import type { Tables } from './tables.ts';
+import { charsInto } from './utf8.ts';
 
 /**
  * Starts a segment covers: a sample the filter passes has the chars from its first start to the
@@ -34,10 +35,7 @@ export function charsAsBytes(text: string, a: number, b: number): Uint8Array {
     out = new Uint8Array(Math.max(b - a, Math.min(CHAR_BYTES_MAX, 2 * out.length)));
     if (out.length <= CHAR_BYTES_MAX) charBytes = out;
   }
-  for (let i = a; i < b; i++) {
-    const c = text.charCodeAt(i);
-    out[i - a] = c < 0x80 ? c : 0xff;
-  }
+  charsInto(out, text, a, b);
   return out.subarray(0, b - a);
 }
 
@@ -154,10 +152,7 @@ function escapeInText(t: Tables, text: string, x: number, n: number): boolean {
   while (text.charCodeAt(p) !== 92) p++;
   const a = Math.max(0, p - 8);
   const b = Math.min(n, a + ESCAPE_CHARS.length);
-  for (let i = a; i < b; i++) {
-    const c = text.charCodeAt(i);
-    ESCAPE_CHARS[i - a] = c < 0x80 ? c : 0xff;
-  }
+  charsInto(ESCAPE_CHARS, text, a, b);
   return mayEscape(t, ESCAPE_CHARS.subarray(0, b - a), p - a, b - a);
 }
 
@@ -172,10 +167,7 @@ function mayBreakText(t: Tables, text: string, p: number, n: number): boolean {
   }
   const a = Math.max(0, p - 16);
   const b = Math.min(n, p + 16);
-  for (let i = a; i < b; i++) {
-    const c = text.charCodeAt(i);
-    AROUND[i - a] = c < 0x80 ? c : 0xff;
-  }
+  charsInto(AROUND, text, a, b);
   return mayBreak(t, AROUND, p - a, b - a);
 }
 const AROUND = new Uint8Array(32);

@@ -3,6 +3,17 @@
 export const enc = new TextEncoder();
 export const dec = new TextDecoder();
 
+/**
+ * A string's chars text[a, b) as bytes into out from 0: a char past ASCII as 0xff, which is in no
+ * pattern of a scrubber whose values are all ASCII (the string scan's reading of a text).
+ */
+export function charsInto(out: Uint8Array, text: string, a: number, b: number): void {
+  for (let i = a; i < b; i++) {
+    const c = text.charCodeAt(i);
+    out[i - a] = c < 0x80 ? c : 0xff;
+  }
+}
+
 /** Each string's UTF-8, as views of one buffer. */
 export function encodeAll(strings: string[]): Uint8Array[] {
   const joined = strings.join('');
