@@ -1,6 +1,6 @@
 // The baseline: a page on the vault origin that echoes every message on the port it is handed,
 // whole (a `status` comes back as `{ v, id, op }`; a `redact` with its texts, their bytes
-// transferred back, so a reply costs the embedder what the vault's does). A `put` is the floor of
+// transferred back, so a reply costs the embedder what the vault's does). A `put` is the baseline of
 // a stored change: one readwrite transaction putting the name and value into a store of its own,
 // answered once it completes.
 const bare = new Promise<IDBDatabase>((resolve, reject) => {
@@ -19,25 +19,9 @@ async function write(name: string, value: string): Promise<void> {
   });
 }
 
-/**
- * As floor.html, the least a vault frame does before its `welcome` (README, Documents and hosting):
- * read its two settings files (`no-store`, as the frame does) and open a database.
- */
-const ready = location.pathname.endsWith('/floor.html')
-  ? Promise.all([
-      ...['/config.json', '/embedders.json'].map((f) => fetch(f, { cache: 'no-store' }).then((r) => r.json())),
-      new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('bench-floor', 1);
-        open.onsuccess = () => resolve(open.result.close());
-        open.onerror = () => reject(open.error);
-      }),
-    ])
-  : null;
-
 addEventListener('message', async (event) => {
   const port = event.ports[0];
   if (!port) return;
-  await ready;
   port.onmessage = async ({ data }) => {
     if (data?.op === 'put') {
       await write(data.name, data.value);

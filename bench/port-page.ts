@@ -94,8 +94,9 @@ function text(bytes: number, values: string[]): string {
 
 /**
  * `redact` through the agent port of a namespace with `valueCount` values, against the same
- * messages through the bare echo: `runs` runs of `mib` MiB each side (16 texts per request, one
- * request in flight), the two sides taking turns to go first; MiB/s, the medians of the runs.
+ * messages through the bare echo and the floor (bench/floor.ts): `runs` runs of `mib` MiB each
+ * side (16 texts per request, one request in flight), the sides taking turns to go first; MiB/s,
+ * the medians of the runs.
  */
 (window as any).runRedact = async (mib: number, valueCount: number, runs: number) => {
   const page = await open('/');
@@ -104,6 +105,7 @@ function text(bytes: number, values: string[]): string {
   for (const [i, value] of values.entries()) await ask(page, { v: 1, id: id++, op: 'put', name: `BENCH_${i}`, value });
   const agent = await open('/', 'agent');
   const echo = await open(ECHO);
+  const floor = await open(FLOOR);
   const texts = Array.from({ length: 16 }, () => text(64 * 1024, values));
   const perRequest = 16 * 64 * 1024;
   const rounds = Math.max(1, Math.round((mib * 2 ** 20) / perRequest));
@@ -124,23 +126,33 @@ function text(bytes: number, values: string[]): string {
   };
   await measure(agent); // warm up
   await measure(echo);
-  const rates = { vault: [] as number[], echo: [] as number[] };
+  await measure(floor);
+  const rates = { vault: [] as number[], echo: [] as number[], floor: [] as number[] };
   let hits = 0;
   // `--profile` of bench/port.bench.mjs records the measuring (a no-op without a profiler).
   console.profile('redact');
   for (let run = 0; run < runs; run++) {
     // Whichever side goes second may pay for the first's garbage: they take turns.
-    const order = run % 2 === 0 ? [agent, echo] : [echo, agent];
+    const order = run % 2 === 0 ? [agent, echo, floor] : [floor, echo, agent];
     for (const port of order) {
       const { rate, hits: h } = await measure(port);
       if (port === agent) {
         rates.vault.push(rate);
         hits = h;
-      } else rates.echo.push(rate);
+      } else (port === echo ? rates.echo : rates.floor).push(rate);
     }
   }
   console.profileEnd('redact');
-  return { redact: median(rates.vault), echo: median(rates.echo), rates, hits, values: valueCount, mib: (rounds * perRequest) / 2 ** 20, runs };
+  return {
+    redact: median(rates.vault),
+    echo: median(rates.echo),
+    floor: median(rates.floor),
+    rates,
+    hits,
+    values: valueCount,
+    mib: (rounds * perRequest) / 2 ** 20,
+    runs,
+  };
 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -220,7 +232,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * median over `runs` runs of the ratio to its baseline measured in the same run and page: `status`
  * one in flight and 1,000 pipelined against the bare echo; a 1 KiB `push`'s p50 and p99 against a
  * 1 KiB echo; `put` of a new name, p50 and p99, against the bare IndexedDB write (the two taking
- * turns, a request each); frame boot to `welcome` against the echo document's.
+ * turns, a request each); frame boot to `welcome` against the echo document's. Beside them, the
+ * floors of `status`, `put` and boot (bench/floor.ts) against the same baselines.
  */
 (window as any).runCore = async (records: number, runs: number) => {
   const page = await open('/');
@@ -228,9 +241,26 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   let id = 1;
   for (const [i, value] of values.entries()) await ask(page, { v: 1, id: id++, op: 'put', name: `BENCH_${i}`, value });
   const echo = await open(ECHO);
+  // The floors of `status` and `put` (bench/floor.ts): the vault's status as it replies it, and a
+  // namespace of as many records.
+  const floor = await open(FLOOR);
+  await ask(floor, { v: 1, id: id++, op: 'seed', records });
+  await ask(floor, { v: 1, id: id++, op: 'shape', status: (await ask(page, { v: 1, id: id++, op: 'status' })).status });
   const agent = await open('/', 'agent');
   const chunk = new TextEncoder().encode(text(1024, values));
-  const ratios: Record<string, number[]> = { sequential: [], pipelined: [], pushP50: [], pushP99: [], putP50: [], putP99: [], boot: [], bootFloor: [] };
+  const ratios: Record<string, number[]> = {
+    sequential: [],
+    pipelined: [],
+    sequentialFloor: [],
+    pipelinedFloor: [],
+    pushP50: [],
+    pushP99: [],
+    putP50: [],
+    putP99: [],
+    putFloorP50: [],
+    boot: [],
+    bootFloor: [],
+  };
   const raw: Record<string, number[]> = {
     pushP50: [],
     pushEchoP50: [],
@@ -238,12 +268,14 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     putP99: [],
     writeP50: [],
     writeP99: [],
+    putFloorP50: [],
     boot: [],
     bootEcho: [],
     bootFloor: [],
   };
   await measure(page, 200);
   await measure(echo, 200);
+  await measure(floor, 200);
   await ask(agent, { v: 1, id: id++, op: 'redactStream', stream: 'bench' });
   // Warmed up as status is: the first run's pushes were 0.2 to 0.3× slower beside the echo's.
   for (let b = 0; b < 20; b++) {
@@ -255,16 +287,18 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     // Each side warmed up, then measured in turns (ABBA): the first measure after
     // the last run's boots is slow, whichever side it is, and that alone moved alternate runs'
     // ratios by 0.3×. The two take turns to open.
-    const [x, y] = run % 2 === 0 ? [page, echo] : [echo, page];
-    for (const port of [x, y]) await measure(port, 200);
+    const [x, y, z] = run % 2 === 0 ? [page, echo, floor] : [floor, echo, page];
+    for (const port of [x, y, z]) await measure(port, 200);
     // On a collected heap, as `redact`'s runs: 1,000 pipelined take 15 ms, and the boots' garbage
     // collected in one of them halved two runs' ratios in every bench.
     (globalThis as { gc?: () => void }).gc?.();
-    const turns = { vault: [] as Rates[], echo: [] as Rates[] };
-    for (const port of [x, y, y, x]) turns[port === page ? 'vault' : 'echo'].push(await measure(port, 1000));
-    const [v, e] = [both(turns.vault), both(turns.echo)];
+    const turns = new Map<MessagePort, Rates[]>([x, y, z].map((port) => [port, []]));
+    for (const port of [x, y, z, z, y, x]) turns.get(port)!.push(await measure(port, 1000));
+    const [v, e, fl] = [both(turns.get(page)!), both(turns.get(echo)!), both(turns.get(floor)!)];
     ratios.sequential!.push(v.sequential / e.sequential);
     ratios.pipelined!.push(v.pipelined / e.pipelined);
+    ratios.sequentialFloor!.push(fl.sequential / e.sequential);
+    ratios.pipelinedFloor!.push(fl.pipelined / e.pipelined);
     const pushed: number[] = [];
     const echoed: number[] = [];
     // Interleaved a batch at a time, so whatever else holds the machine holds both alike.
@@ -282,11 +316,13 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     if (run === 0) console.profile('put');
     const puts: number[] = [];
     const writes: number[] = [];
+    const floors: number[] = [];
     for (let k = 0; k < 100; k++) {
       const name = `NEW_${fresh++}`;
       const value = tokens(1, id)[0]!;
       puts.push(await timed(page, () => ({ v: 1, id: id++, op: 'put', name, value })));
       writes.push(await timed(echo, () => ({ v: 1, id: id++, op: 'put', name, value })));
+      floors.push(await timed(floor, () => ({ v: 1, id: id++, op: 'put', name, value })));
     }
     if (run === 0) console.profileEnd('put');
     ratios.putP50!.push(median(puts) / median(writes));
@@ -295,6 +331,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     raw.putP99!.push(percentile(puts, 0.99));
     raw.writeP50!.push(median(writes));
     raw.writeP99!.push(percentile(writes, 0.99));
+    ratios.putFloorP50!.push(median(floors) / median(writes));
+    raw.putFloorP50!.push(median(floors));
     // A new value ends the stream (EAGAIN): open it again for the next run.
     await ask(agent, { v: 1, id: id++, op: 'drop', stream: 'bench' });
     await ask(agent, { v: 1, id: id++, op: 'redactStream', stream: 'bench' });
