@@ -1,6 +1,7 @@
 // Port round trips: `status` requests per second through the real gateway in Chromium, next to a
 // bare MessageChannel echo across the same two origins, measured in the same run; then `redact`
-// throughput through the agent port against the same messages through that echo.
+// throughput through the agent port against the same messages through that echo. The core part and
+// `redact` also measure each figure's floor (bench/floor.ts) against the same baseline.
 // `node bench/port.bench.mjs [--count N] [--redact-mib N] [--values N] [--records N] [--runs N]
 // [--only status|core|redact] [--profile FILE]` (one part only; a CPU profile of the gateway's
 // first measure in the status part, the puts in the core part, the measuring in the redact part;
