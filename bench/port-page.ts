@@ -286,7 +286,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   for (let run = 0; run < runs; run++) {
     // Each side warmed up, then measured in turns (ABBA): the first measure after
     // the last run's boots is slow, whichever side it is, and that alone moved alternate runs'
-    // ratios by 0.3×. The two take turns to open.
+    // ratios by 0.3×. The vault and the floor take turns to open, the echo between them.
     const [x, y, z] = run % 2 === 0 ? [page, echo, floor] : [floor, echo, page];
     for (const port of [x, y, z]) await measure(port, 200);
     // On a collected heap, as `redact`'s runs: 1,000 pipelined take 15 ms, and the boots' garbage
